@@ -1,0 +1,32 @@
+// Typed errors raised by the services. Each carries a sentence for the
+// operator; http/errors.ts maps the kinds to statuses in one place, and the
+// tool executor turns them into `{ error }` results.
+
+export type ErrorKind =
+  | 'bad_token'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'invalid'
+  | 'too_many'
+  | 'unavailable';
+
+export class AppError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    /** Seconds to wait before retrying (too_many). */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badToken = () => new AppError('bad_token', 'bad token');
+export const forbidden = (sentence: string) => new AppError('forbidden', sentence);
+export const notFound = (sentence: string) => new AppError('not_found', sentence);
+export const conflict = (sentence: string) => new AppError('conflict', sentence);
+export const invalid = (sentence: string) => new AppError('invalid', sentence);
+export const tooMany = (sentence: string, retryAfter: number) => new AppError('too_many', sentence, retryAfter);
+export const unavailable = (sentence: string) => new AppError('unavailable', sentence);

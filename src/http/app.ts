@@ -1,0 +1,108 @@
+// The Fastify application: conventions (auth, errors, validation, request ids,
+// logs, metrics, OpenAPI) and the routes, one plugin per resource.
+import { randomUUID } from 'node:crypto';
+import type { Writable } from 'node:stream';
+import swagger from '@fastify/swagger';
+import { Ajv, type Options as AjvOptions } from 'ajv';
+import formats from 'ajv-formats';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import type { Config } from '../config.js';
+import type { Store } from '../store/db.js';
+import { authPlugin } from './auth.js';
+import { errorSchema, registerErrorHandling } from './errors.js';
+import { memberRoutes } from './routes/members.js';
+import { operationRoutes } from './routes/operations.js';
+import { operatorRoutes } from './routes/operators.js';
+import { projectRoutes } from './routes/projects.js';
+import { tokenRoutes } from './routes/tokens.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  store: Store;
+  config: Pick<Config, 'logLevel' | 'metricsToken'>;
+  /** Where log lines go; stderr by default. */
+  logStream?: Writable;
+}
+
+/** Values that must never reach a log line. */
+const REDACTED = [
+  'req.headers.authorization',
+  'req.headers["x-aion-token"]',
+  'res.headers["set-cookie"]',
+  '*.token',
+  '*.value',
+  '*.password',
+];
+
+function validatorFor(options: AjvOptions) {
+  const ajv = new Ajv({ allErrors: false, strict: false, ...options });
+  formats.default(ajv);
+  ajv.addSchema(errorSchema);
+  return ajv;
+}
+
+export async function buildApp({ store, config, logStream }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACTED, censor: '[redacted]' },
+      stream: logStream ?? process.stderr,
+    },
+    bodyLimit: BODY_LIMIT,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    // Ids in paths may be long; keep a malformed one a 404, not a 414.
+    routerOptions: { maxParamLength: 500 },
+  });
+
+  // Bodies are validated strictly (a wrong type is a 422, never coerced);
+  // query strings and paths arrive as text, so they may be coerced.
+  const strict = validatorFor({ coerceTypes: false, useDefaults: true, removeAdditional: false });
+  const lenient = validatorFor({ coerceTypes: 'array', useDefaults: true, removeAdditional: false });
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : lenient).compile(schema));
+
+  app.addSchema(errorSchema);
+  registerErrorHandling(app, (limit) => `the request body is larger than ${limit} bytes; send less`);
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  const metrics = new Registry();
+  collectDefaultMetrics({ register: metrics });
+  const durations = new Histogram({
+    name: 'aion_http_request_duration_seconds',
+    help: 'HTTP request durations by route and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
+    registers: [metrics],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    durations.observe(
+      { method: request.method, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Aion Ops', version: '0.1.0', description: 'Operations console for configuration.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(authPlugin, { db: store.db });
+  await app.register(operationRoutes, { store, metrics, metricsToken: config.metricsToken });
+  await app.register(
+    async (api) => {
+      await api.register(projectRoutes, { db: store.db });
+      await api.register(memberRoutes, { db: store.db });
+      await api.register(operatorRoutes, { db: store.db });
+      await api.register(tokenRoutes, { db: store.db });
+    },
+    { prefix: '/api/v1' },
+  );
+  return app;
+}

@@ -1,0 +1,44 @@
+// Bearer authentication for the API. Each route says which kinds of token it
+// accepts (`config.accepts`, operator tokens by default); any other token,
+// like a missing, unknown or revoked one, is a bad token.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Operator } from '../access/operators.js';
+import { authenticate, type Caller } from '../access/tokens.js';
+import { badToken } from '../errors.js';
+import type { Db } from '../store/db.js';
+
+type CallerKind = Caller['kind'];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The kinds of token this route accepts; `[]` for a public route. */
+    accepts?: CallerKind[];
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+export function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  const match = header ? /^Bearer +(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+export const authPlugin = fp(async (app: FastifyInstance, options: { db: Db }) => {
+  app.decorateRequest('caller', null);
+  app.addHook('onRequest', async (request) => {
+    const accepts = request.routeOptions.config.accepts ?? ['operator'];
+    if (accepts.length === 0 || request.is404) return;
+    const caller = await authenticate(options.db, bearerToken(request));
+    if (!caller || !accepts.includes(caller.kind)) throw badToken();
+    request.caller = caller;
+  });
+});
+
+/** The operator behind the request; routes that accept only operators may rely on it. */
+export function operatorOf(request: FastifyRequest): Operator {
+  if (request.caller?.kind !== 'operator') throw badToken();
+  return request.caller.operator;
+}

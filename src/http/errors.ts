@@ -1,0 +1,74 @@
+// The one place where errors become HTTP answers: `{"error": "<sentence>"}`
+// with the status each kind means. A 500 says nothing internal; its request id
+// ties the answer to the log line that has the details.
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { AppError, type ErrorKind } from '../errors.js';
+
+export const STATUS: Record<ErrorKind, number> = {
+  bad_token: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  invalid: 422,
+  too_many: 429,
+  unavailable: 503,
+};
+
+/** The shared schema of every error body, referenced as `Error#`. */
+export const errorSchema = {
+  $id: 'Error',
+  type: 'object',
+  properties: { error: { type: 'string' } },
+  required: ['error'],
+} as const;
+
+const FASTIFY_SENTENCES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'the request body is not valid JSON; send a JSON object',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'the request body is empty; send a JSON object',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported content type; send JSON with Content-Type: application/json',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'the Content-Length header does not match the body',
+};
+
+export function registerErrorHandling(app: FastifyInstance, bodyLimitSentence: (limit: number) => string): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.retryAfter !== undefined) void reply.header('retry-after', String(error.retryAfter));
+      return reply.code(STATUS[error.kind]).send({ error: error.message });
+    }
+    if (error.validation) {
+      return reply.code(422).send({ error: validationSentence(error) });
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send({ error: bodyLimitSentence(request.routeOptions.bodyLimit ?? 0) });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      return reply.code(status).send({ error: FASTIFY_SENTENCES[error.code] ?? lowerFirst(error.message) });
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply
+      .code(500)
+      .send({ error: `internal error; the server log has the details under request id ${request.id}` });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send({ error: `no such route: ${request.method} ${request.url.split('?')[0]}` }),
+  );
+}
+
+function validationSentence(error: FastifyError): string {
+  const [first] = error.validation ?? [];
+  if (!first) return lowerFirst(error.message);
+  const where = [error.validationContext, first.instancePath.replace(/^\//, '').replaceAll('/', '.')]
+    .filter(Boolean)
+    .join('.');
+  if (first.keyword === 'additionalProperties') {
+    const extra = (first.params as { additionalProperty?: string }).additionalProperty;
+    return `${where} has an unknown property ${extra}; remove it`;
+  }
+  return `${where} ${first.message ?? 'is invalid'}`;
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

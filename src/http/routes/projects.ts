@@ -1,0 +1,75 @@
+// Projects: list, read, create. A project the caller is no member of is a 404.
+import { createProject, describeProject, listProjects, openProject, PROJECT_SLUG_PATTERN } from '../../domain/projects.js';
+import type { Db } from '../../store/db.js';
+import { operatorOf } from '../auth.js';
+import { errorResponses, projectParams, roleSchema, type RoutePlugin } from '../schemas.js';
+
+export const projectSchema = {
+  type: 'object',
+  properties: {
+    slug: { type: 'string' },
+    name: { type: 'string' },
+    role: roleSchema,
+    environments: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string' }, protected: { type: 'boolean' } },
+        required: ['name', 'protected'],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ['slug', 'name', 'role', 'environments'],
+  additionalProperties: false,
+} as const;
+
+const createBody = {
+  type: 'object',
+  properties: {
+    slug: { type: 'string', pattern: PROJECT_SLUG_PATTERN, description: 'lower-case letters, digits and dashes' },
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+  },
+  required: ['slug'],
+  additionalProperties: false,
+} as const;
+
+export const projectRoutes: RoutePlugin<{ db: Db }> = async (app, { db }) => {
+  app.get(
+    '/projects',
+    {
+      schema: {
+        summary: "The caller's projects, with their environments and the caller's role",
+        tags: ['projects'],
+        response: { 200: { type: 'array', items: projectSchema }, ...errorResponses(401) },
+      },
+    },
+    (request) => listProjects(db, operatorOf(request)),
+  );
+
+  app.post(
+    '/projects',
+    {
+      schema: {
+        summary: 'Create a project with staging and a protected production (owners only)',
+        tags: ['projects'],
+        body: createBody,
+        response: { 201: projectSchema, ...errorResponses(401, 403, 409, 422) },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await createProject(db, operatorOf(request), request.body)),
+  );
+
+  app.get(
+    '/projects/:project',
+    {
+      schema: {
+        summary: "One project with its environments and the caller's role",
+        tags: ['projects'],
+        params: projectParams,
+        response: { 200: projectSchema, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => describeProject(db, await openProject(db, operatorOf(request), request.params.project)),
+  );
+};

@@ -1,0 +1,107 @@
+// The caller's own tokens: list, mint (owners may mint service tokens), revoke.
+import { listTokens, mintToken, revokeToken } from '../../access/tokens.js';
+import { findEnvironment, openProject } from '../../domain/projects.js';
+import { forbidden } from '../../errors.js';
+import type { Db } from '../../store/db.js';
+import { TOKEN_KINDS } from '../../store/schema.js';
+import { operatorOf } from '../auth.js';
+import { errorResponses, type RoutePlugin } from '../schemas.js';
+
+const nullableString = { type: ['string', 'null'] } as const;
+
+export const mintedTokenSchema = {
+  type: 'object',
+  description: 'The token itself is shown this once; store it now.',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    kind: { type: 'string', enum: TOKEN_KINDS },
+    token: { type: 'string' },
+    created_at: { type: 'string' },
+  },
+  required: ['id', 'name', 'kind', 'token', 'created_at'],
+  additionalProperties: false,
+} as const;
+
+const tokenListingSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    name: { type: 'string' },
+    kind: { type: 'string', enum: TOKEN_KINDS },
+    project: nullableString,
+    environment: nullableString,
+    created_at: { type: 'string' },
+    last_used_at: nullableString,
+  },
+  required: ['id', 'name', 'kind', 'project', 'environment', 'created_at', 'last_used_at'],
+  additionalProperties: false,
+} as const;
+
+export const tokenRoutes: RoutePlugin<{ db: Db }> = async (app, { db }) => {
+  app.get(
+    '/tokens',
+    {
+      schema: {
+        summary: "The caller's live tokens: name, created, last used (never the token)",
+        tags: ['tokens'],
+        response: { 200: { type: 'array', items: tokenListingSchema }, ...errorResponses(401) },
+      },
+    },
+    (request) => listTokens(db, operatorOf(request).id),
+  );
+
+  app.post(
+    '/tokens',
+    {
+      schema: {
+        summary: 'Mint a token for the caller, or (owners) a service token for one environment',
+        tags: ['tokens'],
+        body: {
+          type: 'object',
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 100 },
+            service: {
+              type: 'object',
+              description: 'Mint a service token that reads the live configuration of this environment only.',
+              properties: { project: { type: 'string', maxLength: 200 }, environment: { type: 'string', maxLength: 200 } },
+              required: ['project', 'environment'],
+              additionalProperties: false,
+            },
+          },
+          required: ['name'],
+          additionalProperties: false,
+        },
+        response: { 201: mintedTokenSchema, ...errorResponses(401, 403, 404, 422) },
+      },
+    },
+    async (request, reply) => {
+      const operator = operatorOf(request);
+      const { name, service } = request.body;
+      let environmentId: string | null = null;
+      if (service) {
+        if (!operator.owner) throw forbidden('only owners can mint service tokens; ask an owner of this instance');
+        const project = await openProject(db, operator, service.project);
+        environmentId = (await findEnvironment(db, project, service.environment)).id;
+      }
+      const kind = service ? 'service' : 'operator';
+      return reply.code(201).send(await mintToken(db, { operatorId: operator.id, name, kind, environmentId }));
+    },
+  );
+
+  app.delete(
+    '/tokens/:id',
+    {
+      schema: {
+        summary: 'Revoke one of the caller’s tokens; it is refused from then on',
+        tags: ['tokens'],
+        params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+        response: { 204: { type: 'null' }, ...errorResponses(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await revokeToken(db, operatorOf(request).id, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

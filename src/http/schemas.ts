@@ -1,0 +1,33 @@
+// Schemas that several route files share. Each route file owns the rest.
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
+import { ROLES } from '../store/schema.js';
+import { STATUS } from './errors.js';
+
+export const roleSchema = { type: 'string', enum: ROLES } as const;
+
+export const projectParams = {
+  type: 'object',
+  properties: { project: { type: 'string', maxLength: 200 } },
+  required: ['project'],
+} as const;
+
+const ERROR_MEANINGS: Record<number, string> = {
+  401: 'Bad token',
+  403: 'Not allowed',
+  404: 'Not found',
+  409: 'Conflict',
+  413: 'Body too large',
+  422: 'Invalid input',
+  429: 'Too many requests',
+  503: 'Unavailable',
+};
+
+/** Response entries for the error statuses a route can answer with. */
+export function errorResponses(...statuses: (typeof STATUS)[keyof typeof STATUS][]) {
+  return Object.fromEntries(
+    statuses.map((status) => [status, { description: ERROR_MEANINGS[status], $ref: 'Error#' }]),
+  ) as Record<number, { $ref: 'Error#' }>;
+}
+
+/** A route plugin whose request and reply types come from its JSON schemas. */
+export type RoutePlugin<Options extends Record<string, unknown>> = FastifyPluginAsyncJsonSchemaToTs<{ Options: Options }>;

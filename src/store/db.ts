@@ -1,0 +1,96 @@
+// Opens the store: PGlite in the data folder (the default) or PostgreSQL when
+// DATABASE_URL is set, both behind one Drizzle type. Migrations are applied
+// under an advisory lock, so servers starting together on one PostgreSQL take
+// turns instead of racing.
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction; it can stand wherever a Db is read or written. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export interface Store {
+  readonly kind: 'pglite' | 'postgres';
+  readonly db: Db;
+  /** Runs `work` while no other server on the same database runs its own. */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+// Two levels below the package root, from src/store and from dist/store alike.
+export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../src/store/migrations', import.meta.url));
+
+/** Where the embedded store keeps its PostgreSQL files inside the data folder. */
+export function pgliteFolder(dataDir: string): string {
+  return path.join(dataDir, 'pgdata');
+}
+
+export async function openStore(options: { dataDir: string; databaseUrl: string | null }): Promise<Store> {
+  const store = options.databaseUrl
+    ? openPostgres(options.databaseUrl)
+    : await openPglite(pgliteFolder(options.dataDir));
+  try {
+    await store.exclusive(() => store.migrate());
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+async function openPglite(folder: string): Promise<Store & { migrate(): Promise<void> }> {
+  await mkdir(folder, { recursive: true });
+  const client = await PGlite.create(folder);
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    // One process owns the embedded store, so there is nobody to take turns with.
+    exclusive: (work) => work(),
+    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
+    ping: async () => {
+      await client.query('select 1');
+    },
+    close: () => client.close(),
+  };
+}
+
+const MIGRATION_LOCK = 0x41_49_4f_4e; // "AION"
+
+function openPostgres(url: string): Store & { migrate(): Promise<void> } {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A dropped idle connection must not crash the server; the next query reconnects.
+  pool.on('error', () => {});
+  const db = drizzlePostgres(pool, { schema }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    exclusive: async (work) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+        return await work();
+      } finally {
+        await client.end();
+      }
+    },
+    migrate: () => migratePostgres(drizzlePostgres(pool), { migrationsFolder: MIGRATIONS_FOLDER }),
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: () => pool.end(),
+  };
+}

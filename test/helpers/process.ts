@@ -1,0 +1,48 @@
+// `ops serve` as its own process, the way an operator runs it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { OPS_BIN } from './paths.js';
+
+export interface ServerProcess {
+  url: string;
+  /** Everything it printed on stdout, line by line. */
+  stdout: string[];
+  stderr: string[];
+  child: ChildProcess;
+  /** SIGTERM, then wait for the exit; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export async function spawnServer(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [OPS_BIN, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
+    env: { ...process.env, AION_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffered = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const lines = buffered.split('\n');
+      buffered = lines.pop() ?? '';
+      for (const line of lines) {
+        stdout.push(line);
+        const match = /^listening on (http:\/\/\S+)$/.exec(line);
+        if (match?.[1]) resolve(match[1]);
+      }
+    });
+    child.stderr?.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
+    void exited.then((code) => reject(new Error(`ops serve exited with ${code}: ${stderr.join('\n')}`)));
+  });
+  return {
+    url,
+    stdout,
+    stderr,
+    child,
+    stop: async () => {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
