@@ -5,7 +5,7 @@ import type { Writable } from 'node:stream';
 import swagger from '@fastify/swagger';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import formats from 'ajv-formats';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import type { Store } from '../store/db.js';
@@ -55,6 +55,10 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
     genReqId: () => randomUUID(),
     // Ids in paths may be long; keep a malformed one a 404, not a 414.
     routerOptions: { maxParamLength: 500 },
+    // Errors raised before routing (a path that does not decode) keep our error shape too.
+    frameworkErrors: (error, _request, reply: FastifyReply) => {
+      void reply.code(400).send({ error: `the request is malformed: ${error.message}` });
+    },
   });
 
   // Bodies are validated strictly (a wrong type is a 422, never coerced);

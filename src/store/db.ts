@@ -52,7 +52,9 @@ export async function openStore(options: { dataDir: string; databaseUrl: string 
 
 async function openPglite(folder: string): Promise<Store & { migrate(): Promise<void> }> {
   await mkdir(folder, { recursive: true });
-  const client = await PGlite.create(folder);
+  // A console's store is small: 16 MB of shared buffers (PostgreSQL's default is
+  // 128 MB) keeps the embedded server's memory near the §11 budget.
+  const client = await PGlite.create({ dataDir: folder, postgresqlconf: ['shared_buffers=16MB'] });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'pglite',

@@ -1,0 +1,94 @@
+// `npm run bench`: the built server in its own process, measured from this
+// one, every figure beside its DESIGN.md §11 target. The machine is shared
+// and noisy: latencies are medians of several rounds, and every route is
+// compared with a bare route of the same server in the same run.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { latencyAtOne, median, ms, printTable, throughputAt, type Row, type Target } from './lib.js';
+
+const ROUNDS = 3;
+const REQUESTS_AT_ONE = 2000;
+const SECONDS_AT_32 = 5;
+
+async function residentMegabytes(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+  return kb / 1024;
+}
+
+/** Median p50 and p99 over rounds, alternating the targets so noise hits both alike. */
+async function compareAtOne(base: string, targets: Target[]) {
+  const p50s = targets.map(() => [] as number[]);
+  const p99s = targets.map(() => [] as number[]);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, target] of targets.entries()) {
+      const latency = await latencyAtOne(base, target, REQUESTS_AT_ONE);
+      p50s[i]?.push(latency.p50);
+      p99s[i]?.push(latency.p99);
+    }
+  }
+  return targets.map((_t, i) => ({ p50: median(p50s[i] ?? []), p99: median(p99s[i] ?? []) }));
+}
+
+async function main() {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'aion-bench-'));
+  const rows: Row[] = [];
+  let server: ServerProcess | null = null;
+  try {
+    process.stdout.write('starting ops serve --demo on a new embedded store…\n');
+    server = await spawnServer(['--demo', '--data', dataDir]);
+    const tokens = JSON.parse(await readFile(path.join(dataDir, 'demo-tokens.json'), 'utf8')) as Record<string, string>;
+    const auth = { authorization: `Bearer ${tokens.ada}` };
+
+    const bare: Target = { path: '/healthz' };
+    const projects: Target = { path: '/api/v1/projects', headers: auth };
+
+    process.stdout.write(`latency at concurrency 1 (${ROUNDS} rounds of ${REQUESTS_AT_ONE})…\n`);
+    const [bareOne, projectsOne] = await compareAtOne(server.url, [bare, projects]);
+    process.stdout.write(`throughput at concurrency 32 (${SECONDS_AT_32} s each)…\n`);
+    const bare32 = await throughputAt(server.url, bare, 32, SECONDS_AT_32);
+    const projects32 = await throughputAt(server.url, projects, 32, SECONDS_AT_32);
+    const loaded = await residentMegabytes(server.child.pid ?? 0);
+
+    if (!bareOne || !projectsOne) throw new Error('no latency measured');
+    rows.push(
+      { measure: 'bare route GET /healthz, c=1 p50 / p99', figure: `${ms(bareOne.p50)} / ${ms(bareOne.p99)}`, target: 'reference', met: null },
+      { measure: 'GET /api/v1/projects (auth), c=1 p50 / p99', figure: `${ms(projectsOne.p50)} / ${ms(projectsOne.p99)}`, target: 'reference for a read (≤ 1 ms p50)', met: projectsOne.p50 <= 1 },
+      { measure: 'bare route, c=32 req/s (p50 / p99)', figure: `${bare32.rps.toFixed(0)} (${bare32.p50} / ${bare32.p99} ms)`, target: 'reference', met: null },
+      { measure: 'GET /api/v1/projects, c=32 req/s (p50 / p99)', figure: `${projects32.rps.toFixed(0)} (${projects32.p50} / ${projects32.p99} ms)`, target: '', met: null },
+      { measure: 'GET /api/v1/projects / bare, c=32 throughput', figure: `${((100 * projects32.rps) / bare32.rps).toFixed(1)} %`, target: '≥ 20 % of the bare route', met: projects32.rps >= 0.2 * bare32.rps },
+      { measure: 'errors during load', figure: String(bare32.errors + projects32.errors), target: '0', met: bare32.errors + projects32.errors === 0 },
+      { measure: 'memory after the load (RSS)', figure: `${loaded.toFixed(0)} MB`, target: '', met: null },
+    );
+    await server.stop();
+    server = null;
+
+    process.stdout.write('restarting on the existing store (3 times)…\n');
+    const starts: number[] = [];
+    const idle: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const started = performance.now();
+      const again = await spawnServer(['--data', dataDir]);
+      starts.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      idle.push(await residentMegabytes(again.child.pid ?? 0));
+      await again.stop();
+    }
+    rows.push({ measure: 'idle memory (RSS 1.5 s after start, median)', figure: `${median(idle).toFixed(0)} MB`, target: '≤ 200 MB', met: median(idle) <= 200 });
+    rows.push({
+      measure: 'start on an existing store (median of 3)',
+      figure: `${(median(starts) / 1000).toFixed(2)} s`,
+      target: '≤ 2 s',
+      met: median(starts) <= 2000,
+    });
+  } finally {
+    if (server) await server.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+  console.log('');
+  printTable(rows);
+}
+
+await main();

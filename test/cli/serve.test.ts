@@ -1,0 +1,64 @@
+// `ops serve` as an operator runs it: the built command, its own process.
+import { readFile, mkdtemp, rm, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { client } from '../helpers/http.js';
+import { TMP_ROOT } from '../helpers/paths.js';
+import { spawnServer } from '../helpers/process.js';
+
+const folders: string[] = [];
+afterAll(async () => {
+  for (const folder of folders) await rm(folder, { recursive: true, force: true });
+});
+
+describe('ops serve --demo', () => {
+  it('seeds an empty folder once, and keeps everything across a restart', async () => {
+    await mkdir(TMP_ROOT, { recursive: true });
+    const dataDir = await mkdtemp(path.join(TMP_ROOT, 'serve-'));
+    folders.push(dataDir);
+
+    const first = await spawnServer(['--demo', '--data', dataDir], { AION_ADMIN_TOKEN: '' });
+    expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const adminLine = first.stdout.find((line) => line.startsWith('admin token'));
+    expect(adminLine).toMatch(/^admin token \(shown once, keep it\): aion_[A-Za-z0-9_-]{43}$/);
+    const tokens = JSON.parse(await readFile(path.join(dataDir, 'demo-tokens.json'), 'utf8')) as Record<string, string>;
+    expect(Object.keys(tokens).sort()).toEqual(['ada', 'dev', 'olive', 'vic']);
+    for (const token of Object.values(tokens)) expect(token).toMatch(/^aion_[A-Za-z0-9_-]{43}$/);
+
+    const ada = client(first.url, tokens.ada ?? '');
+    expect((await ada.post('/api/v1/projects', { slug: 'kept' })).status).toBe(201);
+    const before = (await ada.get('/api/v1/projects/shop/members')).body;
+    expect(await first.stop()).toBe(0);
+
+    const second = await spawnServer(['--demo', '--data', dataDir]);
+    try {
+      expect(second.stdout.some((line) => line.startsWith('admin token') || line.startsWith('demo token'))).toBe(false);
+      const again = client(second.url, tokens.ada ?? '');
+      const projects = (await again.get('/api/v1/projects')).body as { slug: string }[];
+      expect(projects.map((p) => p.slug)).toEqual(['kept', 'shop']);
+      expect((await again.get('/api/v1/projects/shop/members')).body).toEqual(before);
+      const stillSame = JSON.parse(await readFile(path.join(dataDir, 'demo-tokens.json'), 'utf8')) as unknown;
+      expect(stillSame).toEqual(tokens);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('creates the owner admin with AION_ADMIN_TOKEN and prints no token', async () => {
+    const dataDir = await mkdtemp(path.join(TMP_ROOT, 'serve-'));
+    folders.push(dataDir);
+    const adminToken = 'aion_' + 'k'.repeat(43);
+    const server = await spawnServer(['--data', dataDir], { AION_ADMIN_TOKEN: adminToken });
+    try {
+      expect(server.stdout.join('\n')).not.toContain('admin token');
+      const admin = client(server.url, adminToken);
+      expect((await admin.post('/api/v1/projects', { slug: 'first' })).status).toBe(201);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('refuses a bad setting with a sentence and exit status 2', async () => {
+    await expect(spawnServer(['--port', 'eighty'])).rejects.toThrow(/port must be a whole number from 0 to 65535; got eighty/);
+  });
+});

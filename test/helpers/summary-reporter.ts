@@ -1,0 +1,22 @@
+// Ends the run with one plain line, `tests: N passed, N failed, N skipped`,
+// which CI reads as the runner's summary.
+import type { Reporter, SerializedError, TestModule } from 'vitest/node';
+
+export default class SummaryReporter implements Reporter {
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
+    let passed = 0;
+    let failed = unhandledErrors.length;
+    let skipped = 0;
+    for (const module of modules) {
+      // A file that failed to load has no tests to count, yet it failed.
+      if (module.state() === 'failed' && module.errors().length > 0) failed++;
+      for (const test of module.children.allTests()) {
+        const state = test.result().state;
+        if (state === 'passed') passed++;
+        else if (state === 'failed') failed++;
+        else skipped++;
+      }
+    }
+    process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  }
+}

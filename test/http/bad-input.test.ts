@@ -1,0 +1,125 @@
+// Bad input on every route of the OpenAPI document (so a new route cannot skip
+// it): malformed JSON, huge bodies, wrong types, missing fields, unknown ids,
+// and random bodies — each gets its status and a sentence, never a 500.
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request, type Answer } from '../helpers/http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let routes: { method: string; path: string }[];
+
+beforeAll(async () => {
+  server = await startTestServer('pglite', { demo: true });
+  const spec = (await request(server.url, 'GET', '/api/v1/openapi.json')).body as {
+    paths: Record<string, Record<string, unknown>>;
+  };
+  routes = Object.entries(spec.paths).flatMap(([path, methods]) =>
+    Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path })),
+  );
+});
+afterAll(() => server.stop());
+
+/** Fills the path's parameters: known values, or the given stand-in. */
+function concrete(path: string, fill: (name: string) => string): string {
+  return path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(fill(name)));
+}
+const KNOWN: Record<string, string> = { project: 'shop', operator: 'vic' };
+const withKnown = (path: string) => concrete(path, (name) => KNOWN[name] ?? '00000000-0000-4000-8000-000000000000');
+
+function expectSentence(answer: Answer, status?: number) {
+  expect(answer.status, answer.text).toBeLessThan(500);
+  if (status !== undefined) expect(answer.status, answer.text).toBe(status);
+  if (answer.status >= 400) {
+    expect(answer.body).toEqual({ error: expect.stringMatching(/^\S.{5,}/) });
+  }
+}
+
+const bodied = (method: string) => method === 'POST' || method === 'PUT';
+
+describe('bad input on every route', () => {
+  it('finds the routes in the OpenAPI document', () => {
+    expect(routes.length).toBeGreaterThanOrEqual(9);
+  });
+
+  it('answers malformed JSON with 400 and a sentence', async () => {
+    const ada = server.demoTokens.ada;
+    for (const route of routes.filter((r) => bodied(r.method))) {
+      const answer = await request(server.url, route.method, withKnown(route.path), {
+        token: ada,
+        rawBody: '{"slug": "x",',
+        headers: { 'content-type': 'application/json' },
+      });
+      expectSentence(answer, 400);
+      expect(answer.body).toEqual({ error: 'the request body is not valid JSON; send a JSON object' });
+    }
+  });
+
+  it('answers a body over 1 MiB with 413 and a sentence', async () => {
+    const huge = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) });
+    for (const route of routes.filter((r) => bodied(r.method))) {
+      const answer = await request(server.url, route.method, withKnown(route.path), {
+        token: server.demoTokens.ada,
+        rawBody: huge,
+        headers: { 'content-type': 'application/json' },
+      });
+      expectSentence(answer, 413);
+    }
+  });
+
+  it('answers wrong types and missing fields with 422 naming the field', async () => {
+    const ada = server.demoTokens.ada;
+    const cases: [string, string, unknown, string][] = [
+      ['POST', '/api/v1/projects', { slug: 42 }, 'body.slug must be string'],
+      ['POST', '/api/v1/projects', {}, "body must have required property 'slug'"],
+      ['POST', '/api/v1/projects', { slug: 'Bad Slug!' }, 'body.slug must match pattern "^[a-z0-9][a-z0-9-]{0,62}$"'],
+      ['POST', '/api/v1/projects', { slug: 'ok', extra: 1 }, 'body has an unknown property extra; remove it'],
+      ['POST', '/api/v1/projects', [1, 2], 'body must be object'],
+      ['POST', '/api/v1/tokens', { name: '' }, 'body.name must NOT have fewer than 1 characters'],
+      ['POST', '/api/v1/tokens', { name: 'x', service: { project: 'shop' } }, "body.service must have required property 'environment'"],
+      ['POST', '/api/v1/operators', { name: 'x', owner: 'yes' }, 'body.owner must be boolean'],
+      ['POST', '/api/v1/projects/shop/members', { operator: 'vic', role: 'root' }, 'body.role must be equal to one of the allowed values'],
+      ['PUT', '/api/v1/projects/shop/members/vic', { role: null }, 'body.role must be string'],
+    ];
+    for (const [method, path, body, sentence] of cases) {
+      const answer = await request(server.url, method, path, { token: ada, body });
+      expect(answer.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(422);
+      expect(answer.body).toEqual({ error: sentence });
+    }
+  });
+
+  it('answers unknown ids and names with 404 and a sentence', async () => {
+    const ada = server.demoTokens.ada;
+    expect((await request(server.url, 'DELETE', '/api/v1/tokens/not-a-uuid', { token: ada })).body).toEqual({
+      error: 'no such token: not-a-uuid; list yours with GET /api/v1/tokens',
+    });
+    expectSentence(await request(server.url, 'DELETE', '/api/v1/tokens/00000000-0000-4000-8000-000000000000', { token: ada }), 404);
+    expectSentence(await request(server.url, 'PUT', '/api/v1/projects/shop/members/ghost', { token: ada, body: { role: 'viewer' } }), 404);
+    expectSentence(await request(server.url, 'GET', '/api/v1/projects/%00%ff', { token: ada }), 400);
+    expectSentence(await request(server.url, 'GET', '/api/v1/no/such/route', { token: ada }), 404);
+  });
+
+  it('never answers 500 to random bodies and path values on any route', async () => {
+    const ada = server.demoTokens.ada;
+    const property = fc.asyncProperty(
+      fc.constantFrom(...routes),
+      fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom('slug', 'name', 'role', 'operator', 'owner', 'service'), fc.jsonValue())),
+      fc.string({ maxLength: 40 }),
+      async (route, body, param) => {
+        const path = concrete(route.path, () => param || 'x');
+        const answer = await request(server.url, route.method, path, {
+          token: ada,
+          ...(bodied(route.method) ? { body } : {}),
+        });
+        expectSentence(answer);
+      },
+    );
+    await fc.assert(property, { numRuns: 300 });
+  });
+
+  it('still serves the demo after all of it', async () => {
+    const members = await request(server.url, 'GET', '/api/v1/projects/shop/members', { token: server.demoTokens.ada });
+    expect(members.status).toBe(200);
+    expect((members.body as unknown[]).length).toBeGreaterThanOrEqual(4);
+  });
+});

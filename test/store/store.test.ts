@@ -1,0 +1,121 @@
+// The store's behaviour through the services, the same on PGlite and on the
+// machine's PostgreSQL (AION_TEST_DATABASE_URL; CI sets it).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMember, listMembers, removeMember, setMemberRole } from '../../src/access/memberships.js';
+import { createOperator, findOperator } from '../../src/access/operators.js';
+import { authenticate, listTokens, mintToken, revokeToken } from '../../src/access/tokens.js';
+import { createProject, findEnvironment, listProjects, openProject } from '../../src/domain/projects.js';
+import { AppError } from '../../src/errors.js';
+import { openTestStore, STORE_KINDS, type TestStore } from '../helpers/store.js';
+
+async function failure(promise: Promise<unknown>): Promise<AppError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof AppError)) throw new Error(`expected an AppError, got ${String(error)}`);
+  return error;
+}
+
+describe.each(STORE_KINDS)('store on %s', (kind) => {
+  let t: TestStore;
+  beforeAll(async () => {
+    t = await openTestStore(kind);
+  });
+  afterAll(() => t.cleanup());
+
+  it('creates projects with staging and a protected production, visible to owners and members only', async () => {
+    const db = t.store.db;
+    const owner = await createOperator(db, { name: 'olga', owner: true });
+    const member = await createOperator(db, { name: 'mel', owner: false });
+    const stranger = await createOperator(db, { name: 'stan', owner: false });
+
+    const created = await createProject(db, owner, { slug: 'alpha', name: 'Alpha' });
+    expect(created).toEqual({
+      slug: 'alpha',
+      name: 'Alpha',
+      role: 'admin',
+      environments: [
+        { name: 'production', protected: true },
+        { name: 'staging', protected: false },
+      ],
+    });
+    const alpha = await openProject(db, owner, 'alpha');
+    await addMember(db, alpha, 'mel', 'developer');
+
+    expect((await listProjects(db, member)).map((p) => [p.slug, p.role])).toEqual([['alpha', 'developer']]);
+    expect(await listProjects(db, stranger)).toEqual([]);
+    expect((await failure(openProject(db, stranger, 'alpha'))).kind).toBe('not_found');
+    expect((await failure(createProject(db, member, { slug: 'beta' }))).kind).toBe('forbidden');
+    expect((await failure(createProject(db, owner, { slug: 'alpha' }))).kind).toBe('conflict');
+    expect((await findEnvironment(db, alpha, 'production')).protected).toBe(true);
+    expect((await failure(findEnvironment(db, alpha, 'qa'))).message).toBe('no such environment: qa in alpha');
+  });
+
+  it('keeps one role per member and never loses the last admin', async () => {
+    const db = t.store.db;
+    const owner = await findOperator(db, 'olga');
+    const alpha = await openProject(db, owner, 'alpha');
+    await createOperator(db, { name: 'ann', owner: false });
+
+    expect((await failure(addMember(db, alpha, 'mel', 'viewer'))).kind).toBe('conflict');
+    await setMemberRole(db, alpha, 'mel', 'operator');
+    await setMemberRole(db, alpha, 'ann', 'viewer');
+    expect(await listMembers(db, alpha.id)).toEqual([
+      { operator: 'ann', role: 'viewer' },
+      { operator: 'mel', role: 'operator' },
+      { operator: 'olga', role: 'admin' },
+    ]);
+
+    const last = await failure(removeMember(db, alpha, 'olga'));
+    expect(last.kind).toBe('conflict');
+    expect(last.message).toBe('cannot remove olga, the last admin of alpha; make another member admin first');
+    expect((await failure(setMemberRole(db, alpha, 'olga', 'viewer'))).kind).toBe('conflict');
+
+    await setMemberRole(db, alpha, 'mel', 'admin');
+    await removeMember(db, alpha, 'olga');
+    expect((await listMembers(db, alpha.id)).map((m) => m.operator)).toEqual(['ann', 'mel']);
+    expect((await failure(removeMember(db, alpha, 'olga'))).kind).toBe('not_found');
+    expect((await failure(addMember(db, alpha, 'nobody', 'viewer'))).message).toBe('no such operator: nobody');
+  });
+
+  it('stores tokens as hashes, lists them without the token, and refuses revoked ones', async () => {
+    const db = t.store.db;
+    const mel = await findOperator(db, 'mel');
+    const minted = await mintToken(db, { operatorId: mel.id, name: 'ci', kind: 'operator' });
+    expect(minted.token).toMatch(/^aion_[A-Za-z0-9_-]{43}$/);
+    const caller = await authenticate(db, minted.token);
+    expect(caller).toMatchObject({ kind: 'operator', operator: { name: 'mel' } });
+
+    const listed = await listTokens(db, mel.id);
+    expect(listed).toHaveLength(1);
+    expect(JSON.stringify(listed)).not.toContain(minted.token);
+    expect(listed[0]?.last_used_at).not.toBeNull();
+
+    await revokeToken(db, mel.id, minted.id);
+    expect(await authenticate(db, minted.token)).toBeNull();
+    expect((await failure(revokeToken(db, mel.id, minted.id))).kind).toBe('not_found');
+    expect((await failure(revokeToken(db, mel.id, 'not-a-uuid'))).kind).toBe('not_found');
+  });
+
+  it('ties a service token to one environment', async () => {
+    const db = t.store.db;
+    const owner = await findOperator(db, 'olga');
+    const alpha = await openProject(db, owner, 'alpha');
+    const staging = await findEnvironment(db, alpha, 'staging');
+    const minted = await mintToken(db, { operatorId: owner.id, name: 'web', kind: 'service', environmentId: staging.id });
+    expect(minted.token).toMatch(/^aion_svc_/);
+    expect(await authenticate(db, minted.token)).toMatchObject({ kind: 'service', environmentId: staging.id });
+    expect((await listTokens(db, owner.id)).find((x) => x.id === minted.id)).toMatchObject({
+      kind: 'service',
+      project: 'alpha',
+      environment: 'staging',
+    });
+  });
+
+  it('refuses duplicate operator names with a sentence', async () => {
+    const error = await failure(createOperator(t.store.db, { name: 'mel', owner: false }));
+    expect(error.kind).toBe('conflict');
+    expect(error.message).toBe('an operator named mel already exists; pick another name');
+  });
+});
