@@ -25,22 +25,13 @@ export async function listMembers(db: Db, projectId: string): Promise<Member[]> 
     .orderBy(asc(operators.name));
 }
 
-/** Adds a member; refuses an operator who already is one. */
-export async function addMember(db: Db, project: ProjectRef, operatorName: string, role: Role): Promise<Member> {
-  const operator = await findOperator(db, operatorName);
-  const inserted = await db
-    .insert(memberships)
-    .values({ projectId: project.id, operatorId: operator.id, role })
-    .onConflictDoNothing()
-    .returning({ role: memberships.role });
-  if (inserted.length === 0) {
-    throw conflict(`${operatorName} is already a member of ${project.slug}; change the role with PUT instead`);
-  }
-  return { operator: operatorName, role };
-}
-
 /** Adds a member or changes a role; refuses to demote the last admin. */
-export async function setMemberRole(db: Db, project: ProjectRef, operatorName: string, role: Role): Promise<Member> {
+export async function setMemberRole(
+  db: Db,
+  project: ProjectRef,
+  operatorName: string,
+  role: Role,
+): Promise<Member & { added: boolean }> {
   const operator = await findOperator(db, operatorName);
   return db.transaction(async (tx) => {
     const current = await lockedRole(tx, project.id, operator.id);
@@ -49,7 +40,7 @@ export async function setMemberRole(db: Db, project: ProjectRef, operatorName: s
       .insert(memberships)
       .values({ projectId: project.id, operatorId: operator.id, role })
       .onConflictDoUpdate({ target: [memberships.projectId, memberships.operatorId], set: { role } });
-    return { operator: operatorName, role };
+    return { operator: operatorName, role, added: current === null };
   });
 }
 

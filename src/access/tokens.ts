@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
 import { notFound } from '../errors.js';
+import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import { isUuid } from '../store/ids.js';
 import { environments, operators, projects, tokens, type TokenKind } from '../store/schema.js';
@@ -25,31 +26,73 @@ export type Caller =
   | { kind: 'operator'; tokenId: string; operator: Operator }
   | { kind: 'service'; tokenId: string; operator: Operator; environmentId: string };
 
-/** The caller a bearer token stands for, or null for a missing, unknown or revoked one. */
-export async function authenticate(db: Db, token: string | undefined): Promise<Caller | null> {
-  if (!token || token.length > MAX_TOKEN_LENGTH) return null;
-  const [row] = await db
-    .select({
-      id: tokens.id,
-      kind: tokens.kind,
-      environmentId: tokens.environmentId,
-      lastUsedAt: tokens.lastUsedAt,
-      operator: { id: operators.id, name: operators.name, owner: operators.owner },
-    })
-    .from(tokens)
-    .innerJoin(operators, eq(operators.id, tokens.operatorId))
-    .where(and(eq(tokens.hash, hashToken(token)), isNull(tokens.revokedAt)))
-    .limit(1);
-  if (!row) return null;
-  const now = new Date();
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db.update(tokens).set({ lastUsedAt: now }).where(eq(tokens.id, row.id));
+interface Known {
+  caller: Caller;
+  lastUsedAt: Date | null;
+}
+
+/**
+ * Turns bearer tokens into callers. Good tokens are remembered by hash until
+ * a change notice says they were revoked (here or on another server), so a
+ * request costs no query; last-used is written at most once a minute.
+ */
+export class Authenticator {
+  private readonly known = new Map<string, Known>();
+  private generation = 0;
+
+  constructor(
+    private readonly db: Db,
+    changes: Changes,
+  ) {
+    changes.subscribe((topic) => {
+      if (topic !== '*' && !topic.startsWith('token:')) return;
+      this.generation++;
+      if (topic === '*') return this.known.clear();
+      const id = topic.slice('token:'.length);
+      for (const [hash, entry] of this.known) if (entry.caller.tokenId === id) this.known.delete(hash);
+    });
   }
-  if (row.kind === 'service') {
-    if (!row.environmentId) return null;
-    return { kind: 'service', tokenId: row.id, operator: row.operator, environmentId: row.environmentId };
+
+  /** The caller a bearer token stands for, or null for a missing, unknown or revoked one. */
+  async authenticate(token: string | undefined): Promise<Caller | null> {
+    if (!token || token.length > MAX_TOKEN_LENGTH) return null;
+    const hash = hashToken(token);
+    const entry = this.known.get(hash) ?? (await this.lookup(hash));
+    if (!entry) return null;
+    const now = new Date();
+    if (!entry.lastUsedAt || now.getTime() - entry.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+      entry.lastUsedAt = now;
+      await this.db.update(tokens).set({ lastUsedAt: now }).where(eq(tokens.id, entry.caller.tokenId));
+    }
+    return entry.caller;
   }
-  return { kind: 'operator', tokenId: row.id, operator: row.operator };
+
+  private async lookup(hash: string): Promise<Known | null> {
+    const generation = this.generation;
+    const [row] = await this.db
+      .select({
+        id: tokens.id,
+        kind: tokens.kind,
+        environmentId: tokens.environmentId,
+        lastUsedAt: tokens.lastUsedAt,
+        operator: { id: operators.id, name: operators.name, owner: operators.owner },
+      })
+      .from(tokens)
+      .innerJoin(operators, eq(operators.id, tokens.operatorId))
+      .where(and(eq(tokens.hash, hash), isNull(tokens.revokedAt)))
+      .limit(1);
+    if (!row) return null;
+    let caller: Caller;
+    if (row.kind === 'service') {
+      if (!row.environmentId) return null;
+      caller = { kind: 'service', tokenId: row.id, operator: row.operator, environmentId: row.environmentId };
+    } else {
+      caller = { kind: 'operator', tokenId: row.id, operator: row.operator };
+    }
+    const entry = { caller, lastUsedAt: row.lastUsedAt };
+    if (generation === this.generation) this.known.set(hash, entry);
+    return entry;
+  }
 }
 
 export interface MintedToken {
@@ -118,13 +161,24 @@ export async function listTokens(db: Db, operatorId: string): Promise<TokenListi
   }));
 }
 
-export async function revokeToken(db: Db, operatorId: string, tokenId: string): Promise<void> {
+/** Revokes one of the operator's tokens, with `alongside` (its audit) in the same transaction; every server refuses it from the commit on. */
+export async function revokeToken(
+  db: Db,
+  changes: Changes,
+  operatorId: string,
+  tokenId: string,
+  alongside: (tx: Db) => Promise<void>,
+): Promise<void> {
   const missing = () => notFound(`no such token: ${tokenId}; list yours with GET /api/v1/tokens`);
   if (!isUuid(tokenId)) throw missing();
-  const revoked = await db
-    .update(tokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(tokens.id, tokenId), eq(tokens.operatorId, operatorId), isNull(tokens.revokedAt)))
-    .returning({ id: tokens.id });
-  if (revoked.length === 0) throw missing();
+  await changes.transaction(db, async (tx, touch) => {
+    const revoked = await tx
+      .update(tokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(tokens.id, tokenId), eq(tokens.operatorId, operatorId), isNull(tokens.revokedAt)))
+      .returning({ id: tokens.id });
+    if (revoked.length === 0) throw missing();
+    await alongside(tx);
+    touch(`token:${tokenId}`);
+  });
 }

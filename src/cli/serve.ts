@@ -1,13 +1,15 @@
 // `ops serve`: open the store, bootstrap it, serve HTTP until a signal.
 import type { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { bootstrap } from '../bootstrap.js';
+import { bootstrap, checkAdminToken } from '../bootstrap.js';
 import type { Config } from '../config.js';
 import { buildApp } from '../http/app.js';
+import type { Services } from '../services.js';
 import { openStore, type Store } from '../store/db.js';
 
 export interface RunningServer {
   app: FastifyInstance;
+  services: Services;
   store: Store;
   url: string;
   close(): Promise<void>;
@@ -18,16 +20,18 @@ export async function startServer(
   print: (line: string) => void,
   logStream?: Writable,
 ): Promise<RunningServer> {
+  checkAdminToken(config.adminToken);
   const store = await openStore(config);
   try {
-    await bootstrap(store, config, print);
-    const app = await buildApp({ store, config, ...(logStream ? { logStream } : {}) });
+    const { app, services } = await buildApp({ store, config, ...(logStream ? { logStream } : {}) });
+    await bootstrap(services, config, print);
     const address = await app.listen({ host: config.host, port: config.port });
     const port = new URL(address).port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${host}:${port}`;
     return {
       app,
+      services,
       store,
       url,
       close: async () => {

@@ -1,20 +1,17 @@
 // Projects and their environments, seen through the caller's role. A project
 // the caller is no member of does not exist for them (404, never 403).
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { environments, memberships, projects, type Role } from '../store/schema.js';
+import type { Environment, ProjectDirectory } from './project-directory.js';
 
 export const PROJECT_SLUG_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
 export const ENVIRONMENT_NAME_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
 
-export interface Environment {
-  id: string;
-  name: string;
-  protected: boolean;
-}
+export type { Environment } from './project-directory.js';
 
 export interface ProjectAccess {
   id: string;
@@ -22,6 +19,7 @@ export interface ProjectAccess {
   name: string;
   /** The caller's effective role: owners act as admin everywhere. */
   role: Role;
+  environments: Environment[];
 }
 
 export interface ProjectView {
@@ -31,86 +29,43 @@ export interface ProjectView {
   environments: { name: string; protected: boolean }[];
 }
 
-/** The project as the operator may see it, or NotFound. */
-export async function openProject(db: Db, operator: Operator, slug: string): Promise<ProjectAccess> {
-  const [row] = await db
-    .select({ id: projects.id, slug: projects.slug, name: projects.name, role: memberships.role })
-    .from(projects)
-    .leftJoin(memberships, and(eq(memberships.projectId, projects.id), eq(memberships.operatorId, operator.id)))
-    .where(eq(projects.slug, slug))
-    .limit(1);
-  const role = operator.owner ? 'admin' : row?.role;
-  if (!row || !role) throw notFound(`no such project: ${slug}`);
-  return { id: row.id, slug: row.slug, name: row.name, role };
+export function findEnvironment(project: ProjectAccess, name: string): Environment {
+  const environment = project.environments.find((e) => e.name === name);
+  if (!environment) throw notFound(`no such environment: ${name} in ${project.slug}`);
+  return environment;
 }
 
-export async function listEnvironments(db: Db, projectId: string): Promise<Environment[]> {
-  return db
-    .select({ id: environments.id, name: environments.name, protected: environments.protected })
-    .from(environments)
-    .where(eq(environments.projectId, projectId))
-    .orderBy(asc(environments.createdAt), asc(environments.name));
-}
-
-export async function findEnvironment(db: Db, project: ProjectAccess, name: string): Promise<Environment> {
-  const [row] = await db
-    .select({ id: environments.id, name: environments.name, protected: environments.protected })
-    .from(environments)
-    .where(and(eq(environments.projectId, project.id), eq(environments.name, name)))
-    .limit(1);
-  if (!row) throw notFound(`no such environment: ${name} in ${project.slug}`);
-  return row;
-}
-
-/** The operator's projects (every project for an owner), with environments. */
-export async function listProjects(db: Db, operator: Operator): Promise<ProjectView[]> {
-  const rows = await db
-    .select({ id: projects.id, slug: projects.slug, name: projects.name, role: memberships.role })
-    .from(projects)
-    .leftJoin(memberships, and(eq(memberships.projectId, projects.id), eq(memberships.operatorId, operator.id)))
-    .orderBy(asc(projects.slug));
-  const visible = rows.flatMap((r) => {
-    const role = operator.owner ? 'admin' : r.role;
-    return role ? [{ ...r, role }] : [];
-  });
-  if (visible.length === 0) return [];
-  const envs = await db
-    .select({ projectId: environments.projectId, name: environments.name, protected: environments.protected })
-    .from(environments)
-    .where(
-      inArray(
-        environments.projectId,
-        visible.map((p) => p.id),
-      ),
-    )
-    .orderBy(asc(environments.createdAt), asc(environments.name));
-  return visible.map((p) => ({
-    slug: p.slug,
-    name: p.name,
-    role: p.role,
-    environments: envs.filter((e) => e.projectId === p.id).map((e) => ({ name: e.name, protected: e.protected })),
-  }));
-}
-
-export async function describeProject(db: Db, project: ProjectAccess): Promise<ProjectView> {
-  const envs = await listEnvironments(db, project.id);
+export function describeProject(project: ProjectAccess): ProjectView {
   return {
     slug: project.slug,
     name: project.name,
     role: project.role,
-    environments: envs.map((e) => ({ name: e.name, protected: e.protected })),
+    environments: project.environments.map((e) => ({ name: e.name, protected: e.protected })),
   };
 }
 
+/** The operator's projects (every project for an owner), with environments. */
+export async function listProjects(db: Db, directory: ProjectDirectory, operator: Operator): Promise<ProjectView[]> {
+  const rows = operator.owner
+    ? await db.select({ slug: projects.slug }).from(projects).orderBy(asc(projects.slug))
+    : await db
+        .select({ slug: projects.slug })
+        .from(projects)
+        .innerJoin(memberships, and(eq(memberships.projectId, projects.id), eq(memberships.operatorId, operator.id)))
+        .orderBy(asc(projects.slug));
+  const views: ProjectView[] = [];
+  for (const { slug } of rows) {
+    const project = await directory.find(operator, slug);
+    if (project) views.push(describeProject(project));
+  }
+  return views;
+}
+
 /** Creates a project with `staging` and a protected `production`; owners only. */
-export async function createProject(
-  db: Db,
-  operator: Operator,
-  input: { slug: string; name?: string },
-): Promise<ProjectView> {
+export async function createProject(db: Db, operator: Operator, input: { slug: string; name?: string }): Promise<void> {
   if (!operator.owner) throw forbidden('only owners can create projects; ask an owner of this instance');
   try {
-    const project = await db.transaction(async (tx) => {
+    await db.transaction(async (tx) => {
       const [row] = await tx
         .insert(projects)
         .values({ slug: input.slug, name: input.name ?? input.slug })
@@ -122,11 +77,28 @@ export async function createProject(
       ]);
       // The creator becomes its first admin, so the project always has one.
       await tx.insert(memberships).values({ projectId: row.id, operatorId: operator.id, role: 'admin' });
-      return row;
     });
-    return describeProject(db, { id: project.id, slug: input.slug, name: input.name ?? input.slug, role: 'admin' });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`a project named ${input.slug} already exists; pick another slug`);
+    throw error;
+  }
+}
+
+/** Adds an environment to a project. */
+export async function createEnvironment(
+  db: Db,
+  project: ProjectAccess,
+  input: { name: string; protected: boolean },
+): Promise<Environment> {
+  try {
+    const [row] = await db
+      .insert(environments)
+      .values({ projectId: project.id, name: input.name, protected: input.protected })
+      .returning({ id: environments.id, name: environments.name, protected: environments.protected });
+    if (!row) throw new Error('environment insert returned no row');
+    return { ...row, live: [] };
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`${project.slug} already has an environment named ${input.name}`);
     throw error;
   }
 }

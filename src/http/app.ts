@@ -16,12 +16,14 @@ import { operationRoutes } from './routes/operations.js';
 import { operatorRoutes } from './routes/operators.js';
 import { projectRoutes } from './routes/projects.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { toolRoutes } from './routes/tools.js';
+import { createServices, type Services } from '../services.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   store: Store;
-  config: Pick<Config, 'logLevel' | 'metricsToken'>;
+  config: Pick<Config, 'logLevel' | 'metricsToken' | 'secretKey' | 'dataDir' | 'databaseUrl'>;
   /** Where log lines go; stderr by default. */
   logStream?: Writable;
 }
@@ -43,7 +45,7 @@ function validatorFor(options: AjvOptions) {
   return ajv;
 }
 
-export async function buildApp({ store, config, logStream }: AppOptions): Promise<FastifyInstance> {
+export async function buildApp({ store, config, logStream }: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -66,6 +68,9 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   const strict = validatorFor({ coerceTypes: false, useDefaults: true, removeAdditional: false });
   const lenient = validatorFor({ coerceTypes: 'array', useDefaults: true, removeAdditional: false });
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : lenient).compile(schema));
+
+  const services = await createServices(store, config, app.log);
+  app.addHook('onClose', () => services.drain());
 
   app.addSchema(errorSchema);
   registerErrorHandling(app, (limit) => `the request body is larger than ${limit} bytes; send less`);
@@ -97,16 +102,15 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
       security: [{ bearer: [] }],
     },
   });
-  await app.register(authPlugin, { db: store.db });
+  await app.register(authPlugin, { authenticator: services.authenticator });
   await app.register(operationRoutes, { store, metrics, metricsToken: config.metricsToken });
   await app.register(
     async (api) => {
-      await api.register(projectRoutes, { db: store.db });
-      await api.register(memberRoutes, { db: store.db });
-      await api.register(operatorRoutes, { db: store.db });
-      await api.register(tokenRoutes, { db: store.db });
+      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes]) {
+        await api.register(routes, { services });
+      }
     },
     { prefix: '/api/v1' },
   );
-  return app;
+  return { app, services };
 }

@@ -4,9 +4,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Operator } from '../access/operators.js';
-import { authenticate, type Caller } from '../access/tokens.js';
+import type { Authenticator, Caller } from '../access/tokens.js';
 import { badToken } from '../errors.js';
-import type { Db } from '../store/db.js';
 
 type CallerKind = Caller['kind'];
 
@@ -26,12 +25,12 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return match?.[1];
 }
 
-export const authPlugin = fp(async (app: FastifyInstance, options: { db: Db }) => {
+export const authPlugin = fp(async (app: FastifyInstance, options: { authenticator: Authenticator }) => {
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request) => {
     const accepts = request.routeOptions.config.accepts ?? ['operator'];
     if (accepts.length === 0 || request.is404) return;
-    const caller = await authenticate(options.db, bearerToken(request));
+    const caller = await options.authenticator.authenticate(bearerToken(request));
     if (!caller || !accepts.includes(caller.kind)) throw badToken();
     request.caller = caller;
   });

@@ -25,6 +25,8 @@ export interface Store {
   readonly db: Db;
   /** Runs `work` while no other server on the same database runs its own. */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
+  /** Hears every NOTIFY on `channel`, from this server's commits and from other servers'. */
+  listen(channel: string, listener: (payload: string) => void): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -62,6 +64,9 @@ async function openPglite(folder: string): Promise<Store & { migrate(): Promise<
     // One process owns the embedded store, so there is nobody to take turns with.
     exclusive: (work) => work(),
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
+    listen: async (channel, listener) => {
+      await client.listen(channel, listener);
+    },
     ping: async () => {
       await client.query('select 1');
     },
@@ -76,6 +81,7 @@ function openPostgres(url: string): Store & { migrate(): Promise<void> } {
   // A dropped idle connection must not crash the server; the next query reconnects.
   pool.on('error', () => {});
   const db = drizzlePostgres(pool, { schema }) as unknown as Db;
+  const listening = new PostgresListener(url);
   return {
     kind: 'postgres',
     db,
@@ -90,9 +96,70 @@ function openPostgres(url: string): Store & { migrate(): Promise<void> } {
       }
     },
     migrate: () => migratePostgres(drizzlePostgres(pool), { migrationsFolder: MIGRATIONS_FOLDER }),
+    listen: (channel, listener) => listening.listen(channel, listener),
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    close: () => pool.end(),
+    close: async () => {
+      await listening.close();
+      await pool.end();
+    },
   };
+}
+
+/**
+ * LISTEN needs a connection of its own that stays open. When it drops, it
+ * reconnects and tells every listener `*` (something may have changed while
+ * it was away), so caches start afresh.
+ */
+class PostgresListener {
+  private client: pg.Client | null = null;
+  private readonly listeners = new Map<string, Set<(payload: string) => void>>();
+  private closed = false;
+
+  constructor(private readonly url: string) {}
+
+  async listen(channel: string, listener: (payload: string) => void): Promise<void> {
+    const known = this.listeners.get(channel);
+    if (known) {
+      known.add(listener);
+      return;
+    }
+    this.listeners.set(channel, new Set([listener]));
+    const client = this.client ?? (await this.connect());
+    await client.query(`listen "${channel.replaceAll('"', '')}"`);
+  }
+
+  private async connect(): Promise<pg.Client> {
+    const client = new pg.Client({ connectionString: this.url });
+    client.on('notification', (message) => {
+      for (const listener of this.listeners.get(message.channel) ?? []) listener(message.payload ?? '');
+    });
+    client.on('error', () => this.reconnect(client));
+    client.on('end', () => this.reconnect(client));
+    await client.connect();
+    this.client = client;
+    return client;
+  }
+
+  private reconnect(lost: pg.Client): void {
+    if (this.closed || this.client !== lost) return;
+    this.client = null;
+    setTimeout(() => {
+      if (this.closed) return;
+      this.connect()
+        .then(async (client) => {
+          for (const channel of this.listeners.keys()) await client.query(`listen "${channel.replaceAll('"', '')}"`);
+          for (const listeners of this.listeners.values()) for (const listener of listeners) listener('*');
+        })
+        .catch(() => this.reconnect(lost));
+    }, 500).unref();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {});
+  }
 }

@@ -1,7 +1,19 @@
 // The one schema of the store, for PGlite and PostgreSQL alike. Migrations in
 // ./migrations are generated from it by drizzle-kit (`npm run db:generate`).
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -73,4 +85,119 @@ export const tokens = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
   (t) => [index('tokens_operator').on(t.operatorId).where(sql`${t.revokedAt} is null`)],
+);
+
+export const documents = pgTable(
+  'documents',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    /** The newest revision's number; revisions count from 1. */
+    currentRevision: integer('current_revision').notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('documents_project_path').on(t.projectId, t.path)],
+);
+
+export const revisions = pgTable(
+  'revisions',
+  {
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    text: text('text').notNull(),
+    sha256: text('sha256').notNull(),
+    authorId: uuid('author_id').references(() => operators.id, { onDelete: 'set null' }),
+    message: text('message'),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.documentId, t.number] })],
+);
+
+export const VIAS = ['console', 'assistant', 'mcp', 'rest'] as const;
+export type Via = (typeof VIAS)[number];
+
+export const deployments = pgTable(
+  'deployments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    environmentId: uuid('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    /** Counts per environment from 1; it is the live endpoint's ETag. */
+    number: integer('number').notNull(),
+    path: text('path').notNull(),
+    revision: integer('revision').notNull(),
+    operatorId: uuid('operator_id').references(() => operators.id, { onDelete: 'set null' }),
+    via: text('via', { enum: VIAS }).notNull(),
+    rollback: boolean('rollback').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('deployments_environment_number').on(t.environmentId, t.number),
+    index('deployments_environment_path').on(t.environmentId, t.path, t.number),
+  ],
+);
+
+/** What is live: one row per environment and path, pointing at its deployment. */
+export const liveDocuments = pgTable(
+  'live_documents',
+  {
+    environmentId: uuid('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    documentId: uuid('document_id')
+      .notNull()
+      .references(() => documents.id, { onDelete: 'restrict' }),
+    revision: integer('revision').notNull(),
+    deploymentNumber: integer('deployment_number').notNull(),
+    deployedAt: timestamp('deployed_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.environmentId, t.path] }), index('live_documents_document').on(t.documentId)],
+);
+
+export const secrets = pgTable(
+  'secrets',
+  {
+    environmentId: uuid('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** AES-256-GCM under the instance key: iv, tag and ciphertext, base64. */
+    sealed: text('sealed').notNull(),
+    version: integer('version').notNull(),
+    updatedBy: uuid('updated_by').references(() => operators.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.environmentId, t.name] })],
+);
+
+export const OUTCOMES = ['ok', 'error', 'refused'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export const auditEntries = pgTable(
+  'audit_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    /** Names, not ids: the log outlives what it names. */
+    operator: text('operator'),
+    via: text('via').notNull(),
+    tool: text('tool').notNull(),
+    project: text('project'),
+    environment: text('environment'),
+    threadId: uuid('thread_id'),
+    proposalId: uuid('proposal_id'),
+    outcome: text('outcome', { enum: OUTCOMES }).notNull(),
+    /** The input with secret values replaced by `[redacted]`. */
+    input: jsonb('input').notNull(),
+    error: text('error'),
+  },
+  (t) => [index('audit_project_id').on(t.project, t.id), index('audit_tool_id').on(t.tool, t.id)],
 );

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../src/access/tokens.js';
 import { client } from '../helpers/http.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
-import { freshDatabase, freshDataDir, POSTGRES_URL } from '../helpers/store.js';
+import { freshDatabase, freshDataDir, POSTGRES_URL, TEST_SECRET_KEY } from '../helpers/store.js';
 
 describe.skipIf(!POSTGRES_URL)('two servers on one PostgreSQL', () => {
   const adminToken = generateToken('operator');
@@ -18,7 +18,7 @@ describe.skipIf(!POSTGRES_URL)('two servers on one PostgreSQL', () => {
       await database.drop();
       for (const dir of dirs) await rm(dir, { recursive: true, force: true });
     };
-    const env = { DATABASE_URL: database.url, AION_ADMIN_TOKEN: adminToken };
+    const env = { DATABASE_URL: database.url, AION_ADMIN_TOKEN: adminToken, AION_SECRET_KEY: TEST_SECRET_KEY };
     // Started together: migrations and the bootstrap must take turns.
     servers = await Promise.all(dirs.map((dir) => spawnServer(['--demo', '--data', dir], env)));
   });

@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import { startServer, type RunningServer } from '../../src/cli/serve.js';
 import { readConfig } from '../../src/config.js';
-import { freshLocation, type StoreKind } from './store.js';
+import { freshLocation, TEST_SECRET_KEY, type StoreKind } from './store.js';
 import { generateToken } from '../../src/access/tokens.js';
 
 export interface TestServer extends RunningServer {
@@ -33,7 +33,7 @@ export async function startTestServer(
     {
       AION_ADMIN_TOKEN: adminToken,
       AION_LOG_LEVEL: 'info',
-      ...(location.databaseUrl ? { DATABASE_URL: location.databaseUrl } : {}),
+      ...(location.databaseUrl ? { DATABASE_URL: location.databaseUrl, AION_SECRET_KEY: TEST_SECRET_KEY } : {}),
       ...options.env,
     },
   );

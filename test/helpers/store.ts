@@ -15,6 +15,8 @@ const ADMIN_URL = process.env.AION_TEST_DATABASE_URL ?? null;
 /** The kinds of store every store test runs on: PGlite always, PostgreSQL when configured. */
 export const STORE_KINDS: StoreKind[] = ADMIN_URL ? ['pglite', 'postgres'] : ['pglite'];
 export const POSTGRES_URL = ADMIN_URL;
+/** The instance key test servers on PostgreSQL share (the embedded store makes its own). */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 /** A new data folder holding a migrated, empty embedded store. */
 export async function freshDataDir(): Promise<string> {

@@ -8,8 +8,9 @@ export default class SummaryReporter implements Reporter {
     let failed = unhandledErrors.length;
     let skipped = 0;
     for (const module of modules) {
-      // A file that failed to load has no tests to count, yet it failed.
-      if (module.state() === 'failed' && module.errors().length > 0) failed++;
+      // A file that failed to load, or a hook that failed, fails without a failed test.
+      if (module.errors().length > 0) failed++;
+      for (const suite of module.children.allSuites()) if (suite.errors().length > 0) failed++;
       for (const test of module.children.allTests()) {
         const state = test.result().state;
         if (state === 'passed') passed++;

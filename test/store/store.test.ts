@@ -1,11 +1,13 @@
 // The store's behaviour through the services, the same on PGlite and on the
 // machine's PostgreSQL (AION_TEST_DATABASE_URL; CI sets it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMember, listMembers, removeMember, setMemberRole } from '../../src/access/memberships.js';
+import { listMembers, removeMember, setMemberRole } from '../../src/access/memberships.js';
 import { createOperator, findOperator } from '../../src/access/operators.js';
-import { authenticate, listTokens, mintToken, revokeToken } from '../../src/access/tokens.js';
-import { createProject, findEnvironment, listProjects, openProject } from '../../src/domain/projects.js';
+import { Authenticator, listTokens, mintToken, revokeToken } from '../../src/access/tokens.js';
+import { ProjectDirectory } from '../../src/domain/project-directory.js';
+import { createProject, findEnvironment, listProjects } from '../../src/domain/projects.js';
 import { AppError } from '../../src/errors.js';
+import { Changes } from '../../src/store/changes.js';
 import { openTestStore, STORE_KINDS, type TestStore } from '../helpers/store.js';
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
@@ -19,8 +21,16 @@ async function failure(promise: Promise<unknown>): Promise<AppError> {
 
 describe.each(STORE_KINDS)('store on %s', (kind) => {
   let t: TestStore;
+  let changes: Changes;
+  let directory: ProjectDirectory;
+  let auth: Authenticator;
+  const openProject = (operator: Parameters<ProjectDirectory['open']>[0], slug: string) => directory.open(operator, slug);
+  const noAudit = async () => {};
   beforeAll(async () => {
     t = await openTestStore(kind);
+    changes = await Changes.open(t.store);
+    directory = new ProjectDirectory(t.store.db, changes);
+    auth = new Authenticator(t.store.db, changes);
   });
   afterAll(() => t.cleanup());
 
@@ -30,8 +40,8 @@ describe.each(STORE_KINDS)('store on %s', (kind) => {
     const member = await createOperator(db, { name: 'mel', owner: false });
     const stranger = await createOperator(db, { name: 'stan', owner: false });
 
-    const created = await createProject(db, owner, { slug: 'alpha', name: 'Alpha' });
-    expect(created).toEqual({
+    await createProject(db, owner, { slug: 'alpha', name: 'Alpha' });
+    expect((await listProjects(db, directory, owner))[0]).toEqual({
       slug: 'alpha',
       name: 'Alpha',
       role: 'admin',
@@ -40,26 +50,26 @@ describe.each(STORE_KINDS)('store on %s', (kind) => {
         { name: 'staging', protected: false },
       ],
     });
-    const alpha = await openProject(db, owner, 'alpha');
-    await addMember(db, alpha, 'mel', 'developer');
+    const alpha = await openProject(owner, 'alpha');
+    expect(await setMemberRole(db, alpha, 'mel', 'developer')).toEqual({ operator: 'mel', role: 'developer', added: true });
+    await changes.transaction(db, async (_tx, touch) => touch(`project:${alpha.id}`));
 
-    expect((await listProjects(db, member)).map((p) => [p.slug, p.role])).toEqual([['alpha', 'developer']]);
-    expect(await listProjects(db, stranger)).toEqual([]);
-    expect((await failure(openProject(db, stranger, 'alpha'))).kind).toBe('not_found');
+    expect((await listProjects(db, directory, member)).map((p) => [p.slug, p.role])).toEqual([['alpha', 'developer']]);
+    expect(await listProjects(db, directory, stranger)).toEqual([]);
+    expect((await failure(openProject(stranger, 'alpha'))).kind).toBe('not_found');
     expect((await failure(createProject(db, member, { slug: 'beta' }))).kind).toBe('forbidden');
     expect((await failure(createProject(db, owner, { slug: 'alpha' }))).kind).toBe('conflict');
-    expect((await findEnvironment(db, alpha, 'production')).protected).toBe(true);
-    expect((await failure(findEnvironment(db, alpha, 'qa'))).message).toBe('no such environment: qa in alpha');
+    expect(findEnvironment(alpha, 'production').protected).toBe(true);
+    expect(() => findEnvironment(alpha, 'qa')).toThrow('no such environment: qa in alpha');
   });
 
   it('keeps one role per member and never loses the last admin', async () => {
     const db = t.store.db;
     const owner = await findOperator(db, 'olga');
-    const alpha = await openProject(db, owner, 'alpha');
+    const alpha = await openProject(owner, 'alpha');
     await createOperator(db, { name: 'ann', owner: false });
 
-    expect((await failure(addMember(db, alpha, 'mel', 'viewer'))).kind).toBe('conflict');
-    await setMemberRole(db, alpha, 'mel', 'operator');
+    expect((await setMemberRole(db, alpha, 'mel', 'operator')).added).toBe(false);
     await setMemberRole(db, alpha, 'ann', 'viewer');
     expect(await listMembers(db, alpha.id)).toEqual([
       { operator: 'ann', role: 'viewer' },
@@ -76,7 +86,7 @@ describe.each(STORE_KINDS)('store on %s', (kind) => {
     await removeMember(db, alpha, 'olga');
     expect((await listMembers(db, alpha.id)).map((m) => m.operator)).toEqual(['ann', 'mel']);
     expect((await failure(removeMember(db, alpha, 'olga'))).kind).toBe('not_found');
-    expect((await failure(addMember(db, alpha, 'nobody', 'viewer'))).message).toBe('no such operator: nobody');
+    expect((await failure(setMemberRole(db, alpha, 'nobody', 'viewer'))).message).toBe('no such operator: nobody');
   });
 
   it('stores tokens as hashes, lists them without the token, and refuses revoked ones', async () => {
@@ -84,7 +94,7 @@ describe.each(STORE_KINDS)('store on %s', (kind) => {
     const mel = await findOperator(db, 'mel');
     const minted = await mintToken(db, { operatorId: mel.id, name: 'ci', kind: 'operator' });
     expect(minted.token).toMatch(/^aion_[A-Za-z0-9_-]{43}$/);
-    const caller = await authenticate(db, minted.token);
+    const caller = await auth.authenticate(minted.token);
     expect(caller).toMatchObject({ kind: 'operator', operator: { name: 'mel' } });
 
     const listed = await listTokens(db, mel.id);
@@ -92,20 +102,20 @@ describe.each(STORE_KINDS)('store on %s', (kind) => {
     expect(JSON.stringify(listed)).not.toContain(minted.token);
     expect(listed[0]?.last_used_at).not.toBeNull();
 
-    await revokeToken(db, mel.id, minted.id);
-    expect(await authenticate(db, minted.token)).toBeNull();
-    expect((await failure(revokeToken(db, mel.id, minted.id))).kind).toBe('not_found');
-    expect((await failure(revokeToken(db, mel.id, 'not-a-uuid'))).kind).toBe('not_found');
+    await revokeToken(db, changes, mel.id, minted.id, noAudit);
+    expect(await auth.authenticate(minted.token)).toBeNull();
+    expect((await failure(revokeToken(db, changes, mel.id, minted.id, noAudit))).kind).toBe('not_found');
+    expect((await failure(revokeToken(db, changes, mel.id, 'not-a-uuid', noAudit))).kind).toBe('not_found');
   });
 
   it('ties a service token to one environment', async () => {
     const db = t.store.db;
     const owner = await findOperator(db, 'olga');
-    const alpha = await openProject(db, owner, 'alpha');
-    const staging = await findEnvironment(db, alpha, 'staging');
+    const alpha = await openProject(owner, 'alpha');
+    const staging = findEnvironment(alpha, 'staging');
     const minted = await mintToken(db, { operatorId: owner.id, name: 'web', kind: 'service', environmentId: staging.id });
     expect(minted.token).toMatch(/^aion_svc_/);
-    expect(await authenticate(db, minted.token)).toMatchObject({ kind: 'service', environmentId: staging.id });
+    expect(await auth.authenticate(minted.token)).toMatchObject({ kind: 'service', environmentId: staging.id });
     expect((await listTokens(db, owner.id)).find((x) => x.id === minted.id)).toMatchObject({
       kind: 'service',
       project: 'alpha',

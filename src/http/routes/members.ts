@@ -1,11 +1,9 @@
 // Memberships of one project: members may list them, admins change them.
-import { can, refusal } from '../../access/can.js';
-import { addMember, listMembers, removeMember, setMemberRole } from '../../access/memberships.js';
+// Each route runs the matching tool, so the executor checks and audits it.
+import type { Member } from '../../access/memberships.js';
 import { OPERATOR_NAME_PATTERN } from '../../access/operators.js';
-import { openProject, type ProjectAccess } from '../../domain/projects.js';
-import { forbidden } from '../../errors.js';
-import type { Db } from '../../store/db.js';
-import { operatorOf } from '../auth.js';
+import type { Services } from '../../services.js';
+import { invoke } from '../invoke.js';
 import { errorResponses, projectParams, roleSchema, type RoutePlugin } from '../schemas.js';
 
 const memberSchema = {
@@ -19,17 +17,11 @@ const memberParams = {
   type: 'object',
   properties: { project: { type: 'string', maxLength: 200 }, operator: { type: 'string', maxLength: 200 } },
   required: ['project', 'operator'],
-  additionalProperties: false,
 } as const;
 
-const operatorName = { type: 'string', pattern: OPERATOR_NAME_PATTERN } as const;
+type Changed = { member: Member & { added: boolean } };
 
-function mustManage(project: ProjectAccess): ProjectAccess {
-  if (!can(project.role, 'member:manage')) throw forbidden(refusal(project.role, 'member:manage', project.slug));
-  return project;
-}
-
-export const memberRoutes: RoutePlugin<{ db: Db }> = async (app, { db }) => {
+export const memberRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
   app.get(
     '/projects/:project/members',
     {
@@ -40,28 +32,34 @@ export const memberRoutes: RoutePlugin<{ db: Db }> = async (app, { db }) => {
         response: { 200: { type: 'array', items: memberSchema }, ...errorResponses(401, 404) },
       },
     },
-    async (request) => listMembers(db, (await openProject(db, operatorOf(request), request.params.project)).id),
+    async (request) => {
+      const result = await invoke(services, request, 'list_members', { project: request.params.project });
+      return result.members as Member[];
+    },
   );
 
   app.post(
     '/projects/:project/members',
     {
       schema: {
-        summary: 'Add a member (admins)',
+        summary: 'Add a member (201), or change the role of one (200) (admins)',
         tags: ['members'],
         params: projectParams,
         body: {
           type: 'object',
-          properties: { operator: operatorName, role: roleSchema },
+          properties: { operator: { type: 'string', pattern: OPERATOR_NAME_PATTERN }, role: roleSchema },
           required: ['operator', 'role'],
           additionalProperties: false,
         },
-        response: { 201: memberSchema, ...errorResponses(401, 403, 404, 409, 422) },
+        response: { 200: memberSchema, 201: memberSchema, ...errorResponses(401, 403, 404, 409, 422) },
       },
     },
     async (request, reply) => {
-      const project = mustManage(await openProject(db, operatorOf(request), request.params.project));
-      return reply.code(201).send(await addMember(db, project, request.body.operator, request.body.role));
+      const { member } = (await invoke(services, request, 'set_member_role', {
+        project: request.params.project,
+        ...request.body,
+      })) as Changed;
+      return reply.code(member.added ? 201 : 200).send({ operator: member.operator, role: member.role });
     },
   );
 
@@ -72,18 +70,18 @@ export const memberRoutes: RoutePlugin<{ db: Db }> = async (app, { db }) => {
         summary: "Add a member or change a member's role (admins)",
         tags: ['members'],
         params: memberParams,
-        body: {
-          type: 'object',
-          properties: { role: roleSchema },
-          required: ['role'],
-          additionalProperties: false,
-        },
+        body: { type: 'object', properties: { role: roleSchema }, required: ['role'], additionalProperties: false },
         response: { 200: memberSchema, ...errorResponses(401, 403, 404, 409, 422) },
       },
     },
     async (request) => {
-      const project = mustManage(await openProject(db, operatorOf(request), request.params.project));
-      return setMemberRole(db, project, request.params.operator, request.body.role);
+      const { project, operator } = request.params;
+      const { member } = (await invoke(services, request, 'set_member_role', {
+        project,
+        operator,
+        role: request.body.role,
+      })) as Changed;
+      return { operator: member.operator, role: member.role };
     },
   );
 
@@ -98,8 +96,7 @@ export const memberRoutes: RoutePlugin<{ db: Db }> = async (app, { db }) => {
       },
     },
     async (request, reply) => {
-      const project = mustManage(await openProject(db, operatorOf(request), request.params.project));
-      await removeMember(db, project, request.params.operator);
+      await invoke(services, request, 'remove_member', { ...request.params });
       return reply.code(204).send(null);
     },
   );

@@ -2,12 +2,12 @@
 import { createOperator, OPERATOR_NAME_PATTERN } from '../../access/operators.js';
 import { mintToken } from '../../access/tokens.js';
 import { forbidden } from '../../errors.js';
-import type { Db } from '../../store/db.js';
+import type { Services } from '../../services.js';
 import { operatorOf } from '../auth.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
 import { mintedTokenSchema } from './tokens.js';
 
-export const operatorRoutes: RoutePlugin<{ db: Db }> = async (app, { db }) => {
+export const operatorRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
   app.post(
     '/operators',
     {
@@ -35,11 +35,22 @@ export const operatorRoutes: RoutePlugin<{ db: Db }> = async (app, { db }) => {
       },
     },
     async (request, reply) => {
-      if (!operatorOf(request).owner) throw forbidden('only owners can create operators; ask an owner of this instance');
+      const caller = operatorOf(request);
+      if (!caller.owner) throw forbidden('only owners can create operators; ask an owner of this instance');
       const { name, owner = false } = request.body;
-      const created = await db.transaction(async (tx) => {
+      const created = await services.db.transaction(async (tx) => {
         const operator = await createOperator(tx, { name, owner });
-        return { operator, token: await mintToken(tx, { operatorId: operator.id, name: 'first', kind: 'operator' }) };
+        const token = await mintToken(tx, { operatorId: operator.id, name: 'first', kind: 'operator' });
+        await services.audit.write(tx, {
+          operator: caller.name,
+          via: 'rest',
+          tool: 'operator:create',
+          project: null,
+          environment: null,
+          outcome: 'ok',
+          input: { name, owner },
+        });
+        return { operator, token };
       });
       return reply.code(201).send({ name: created.operator.name, owner: created.operator.owner, token: created.token });
     },

@@ -1,6 +1,6 @@
 // Projects: list, read, create. A project the caller is no member of is a 404.
-import { createProject, describeProject, listProjects, openProject, PROJECT_SLUG_PATTERN } from '../../domain/projects.js';
-import type { Db } from '../../store/db.js';
+import { createProject, describeProject, listProjects, PROJECT_SLUG_PATTERN } from '../../domain/projects.js';
+import type { Services } from '../../services.js';
 import { operatorOf } from '../auth.js';
 import { errorResponses, projectParams, roleSchema, type RoutePlugin } from '../schemas.js';
 
@@ -34,7 +34,8 @@ const createBody = {
   additionalProperties: false,
 } as const;
 
-export const projectRoutes: RoutePlugin<{ db: Db }> = async (app, { db }) => {
+export const projectRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
+  const { db, projects } = services;
   app.get(
     '/projects',
     {
@@ -44,7 +45,7 @@ export const projectRoutes: RoutePlugin<{ db: Db }> = async (app, { db }) => {
         response: { 200: { type: 'array', items: projectSchema }, ...errorResponses(401) },
       },
     },
-    (request) => listProjects(db, operatorOf(request)),
+    (request) => listProjects(db, projects, operatorOf(request)),
   );
 
   app.post(
@@ -57,7 +58,20 @@ export const projectRoutes: RoutePlugin<{ db: Db }> = async (app, { db }) => {
         response: { 201: projectSchema, ...errorResponses(401, 403, 409, 422) },
       },
     },
-    async (request, reply) => reply.code(201).send(await createProject(db, operatorOf(request), request.body)),
+    async (request, reply) => {
+      const operator = operatorOf(request);
+      await createProject(db, operator, request.body);
+      services.audit.record({
+        operator: operator.name,
+        via: 'rest',
+        tool: 'project:create',
+        project: request.body.slug,
+        environment: null,
+        outcome: 'ok',
+        input: request.body,
+      });
+      return reply.code(201).send(describeProject(await projects.open(operator, request.body.slug)));
+    },
   );
 
   app.get(
@@ -70,6 +84,6 @@ export const projectRoutes: RoutePlugin<{ db: Db }> = async (app, { db }) => {
         response: { 200: projectSchema, ...errorResponses(401, 404) },
       },
     },
-    async (request) => describeProject(db, await openProject(db, operatorOf(request), request.params.project)),
+    async (request) => describeProject(await projects.open(operatorOf(request), request.params.project)),
   );
 };

@@ -1,8 +1,8 @@
 // The caller's own tokens: list, mint (owners may mint service tokens), revoke.
 import { listTokens, mintToken, revokeToken } from '../../access/tokens.js';
-import { findEnvironment, openProject } from '../../domain/projects.js';
+import { findEnvironment } from '../../domain/projects.js';
 import { forbidden } from '../../errors.js';
-import type { Db } from '../../store/db.js';
+import type { Services } from '../../services.js';
 import { TOKEN_KINDS } from '../../store/schema.js';
 import { operatorOf } from '../auth.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
@@ -38,7 +38,8 @@ const tokenListingSchema = {
   additionalProperties: false,
 } as const;
 
-export const tokenRoutes: RoutePlugin<{ db: Db }> = async (app, { db }) => {
+export const tokenRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
+  const { db, audit } = services;
   app.get(
     '/tokens',
     {
@@ -81,11 +82,23 @@ export const tokenRoutes: RoutePlugin<{ db: Db }> = async (app, { db }) => {
       let environmentId: string | null = null;
       if (service) {
         if (!operator.owner) throw forbidden('only owners can mint service tokens; ask an owner of this instance');
-        const project = await openProject(db, operator, service.project);
-        environmentId = (await findEnvironment(db, project, service.environment)).id;
+        environmentId = findEnvironment(await services.projects.open(operator, service.project), service.environment).id;
       }
       const kind = service ? 'service' : 'operator';
-      return reply.code(201).send(await mintToken(db, { operatorId: operator.id, name, kind, environmentId }));
+      const minted = await db.transaction(async (tx) => {
+        const token = await mintToken(tx, { operatorId: operator.id, name, kind, environmentId });
+        await audit.write(tx, {
+          operator: operator.name,
+          via: 'rest',
+          tool: 'token:create',
+          project: service?.project ?? null,
+          environment: service?.environment ?? null,
+          outcome: 'ok',
+          input: { id: token.id, name, kind },
+        });
+        return token;
+      });
+      return reply.code(201).send(minted);
     },
   );
 
@@ -100,7 +113,18 @@ export const tokenRoutes: RoutePlugin<{ db: Db }> = async (app, { db }) => {
       },
     },
     async (request, reply) => {
-      await revokeToken(db, operatorOf(request).id, request.params.id);
+      const operator = operatorOf(request);
+      await revokeToken(db, services.changes, operator.id, request.params.id, (tx) =>
+        audit.write(tx, {
+          operator: operator.name,
+          via: 'rest',
+          tool: 'token:revoke',
+          project: null,
+          environment: null,
+          outcome: 'ok',
+          input: { id: request.params.id },
+        }),
+      );
       return reply.code(204).send(null);
     },
   );

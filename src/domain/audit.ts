@@ -1,0 +1,131 @@
+// The audit log. A write's entry commits in the write's own transaction; a
+// read's entry is queued and written with others in one insert a few
+// milliseconds later, so a read costs no round trip of its own (reading the
+// log, and closing the server, write the queue first).
+import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
+import type { Db } from '../store/db.js';
+import { auditEntries, type Outcome } from '../store/schema.js';
+
+export interface AuditEntry {
+  operator: string | null;
+  via: string;
+  tool: string;
+  project: string | null;
+  environment: string | null;
+  threadId?: string | null;
+  proposalId?: string | null;
+  outcome: Outcome;
+  /** Already redacted: no secret value may be in it. */
+  input: unknown;
+  error?: string | null;
+}
+
+export interface AuditRecord {
+  id: number;
+  at: string;
+  operator: string | null;
+  via: string;
+  tool: string;
+  project: string | null;
+  environment: string | null;
+  thread: string | null;
+  proposal: string | null;
+  outcome: Outcome;
+  input: unknown;
+  error: string | null;
+}
+
+export interface AuditQuery {
+  project: string;
+  limit: number;
+  tool?: string;
+  operator?: string;
+  /** Entries older than this id. */
+  before?: number;
+}
+
+const FLUSH_AFTER_MS = 10;
+const FLUSH_AT = 500;
+
+export class AuditLog {
+  private queue: (typeof auditEntries.$inferInsert)[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly onError: (error: unknown) => void,
+  ) {}
+
+  /** In the transaction of the write it records. */
+  async write(tx: Db, entry: AuditEntry): Promise<void> {
+    await tx.insert(auditEntries).values(row(entry));
+  }
+
+  /** Queues the entry of a read; it is written within milliseconds. */
+  record(entry: AuditEntry): void {
+    this.queue.push({ ...row(entry), at: new Date() });
+    if (this.queue.length >= FLUSH_AT) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_AFTER_MS);
+  }
+
+  /** Writes every queued entry; resolves once they are stored. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.queue;
+    this.queue = [];
+    this.flushing = this.flushing.then(async () => {
+      if (batch.length === 0) return;
+      try {
+        await this.db.insert(auditEntries).values(batch);
+      } catch (error) {
+        this.onError(error);
+      }
+    });
+    return this.flushing;
+  }
+
+  async list(query: AuditQuery): Promise<AuditRecord[]> {
+    await this.flush();
+    const conditions: SQL[] = [eq(auditEntries.project, query.project)];
+    if (query.tool) conditions.push(eq(auditEntries.tool, query.tool));
+    if (query.operator) conditions.push(eq(auditEntries.operator, query.operator));
+    if (query.before !== undefined) conditions.push(lt(auditEntries.id, query.before));
+    const rows = await this.db
+      .select()
+      .from(auditEntries)
+      .where(and(...conditions))
+      .orderBy(desc(auditEntries.id))
+      .limit(query.limit);
+    return rows.map((r) => ({
+      id: r.id,
+      at: r.at.toISOString(),
+      operator: r.operator,
+      via: r.via,
+      tool: r.tool,
+      project: r.project,
+      environment: r.environment,
+      thread: r.threadId,
+      proposal: r.proposalId,
+      outcome: r.outcome,
+      input: r.input,
+      error: r.error,
+    }));
+  }
+}
+
+function row(entry: AuditEntry): typeof auditEntries.$inferInsert {
+  return {
+    operator: entry.operator,
+    via: entry.via,
+    tool: entry.tool,
+    project: entry.project,
+    environment: entry.environment,
+    threadId: entry.threadId ?? null,
+    proposalId: entry.proposalId ?? null,
+    outcome: entry.outcome,
+    input: entry.input ?? {},
+    error: entry.error ?? null,
+  };
+}

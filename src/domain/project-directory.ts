@@ -1,0 +1,122 @@
+// The hot, rarely changing state of each project — its members' roles, its
+// environments, what is live in each — held in memory and dropped whenever
+// a committed write touches the project (here or on another server), so a
+// read costs no query. This is what DESIGN.md §11's read targets rest on.
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Operator } from '../access/operators.js';
+import { notFound } from '../errors.js';
+import type { Changes, Topic } from '../store/changes.js';
+import type { Db } from '../store/db.js';
+import { environments, liveDocuments, memberships, projects, type Role } from '../store/schema.js';
+import type { ProjectAccess } from './projects.js';
+
+export interface LiveEntry {
+  path: string;
+  revision: number;
+  deployment: number;
+  deployed_at: string;
+}
+
+export interface Environment {
+  id: string;
+  name: string;
+  protected: boolean;
+  /** What is live there, by path. */
+  live: LiveEntry[];
+}
+
+interface Snapshot {
+  id: string;
+  slug: string;
+  name: string;
+  roles: ReadonlyMap<string, Role>;
+  environments: Environment[];
+}
+
+export class ProjectDirectory {
+  private readonly bySlug = new Map<string, Snapshot>();
+  /** Bumped by every change; a load that saw an older one is not kept. */
+  private generation = 0;
+
+  constructor(
+    private readonly db: Db,
+    changes: Changes,
+  ) {
+    changes.subscribe((topic) => this.forget(topic));
+  }
+
+  /** The project as the operator may see it, or NotFound. */
+  async open(operator: Operator, slug: string): Promise<ProjectAccess> {
+    const project = await this.find(operator, slug);
+    if (!project) throw notFound(`no such project: ${slug}`);
+    return project;
+  }
+
+  async find(operator: Operator, slug: string): Promise<ProjectAccess | null> {
+    const snapshot = await this.snapshot(slug);
+    const role = operator.owner ? 'admin' : snapshot?.roles.get(operator.id);
+    if (!snapshot || !role) return null;
+    return { id: snapshot.id, slug: snapshot.slug, name: snapshot.name, role, environments: snapshot.environments };
+  }
+
+  private async snapshot(slug: string): Promise<Snapshot | null> {
+    const cached = this.bySlug.get(slug);
+    if (cached) return cached;
+    const generation = this.generation;
+    const loaded = await load(this.db, slug);
+    if (loaded && generation === this.generation) this.bySlug.set(slug, loaded);
+    return loaded;
+  }
+
+  private forget(topic: Topic): void {
+    this.generation++;
+    if (topic === '*') return this.bySlug.clear();
+    if (!topic.startsWith('project:')) return;
+    const id = topic.slice('project:'.length);
+    for (const [slug, snapshot] of this.bySlug) if (snapshot.id === id) this.bySlug.delete(slug);
+  }
+}
+
+async function load(db: Db, slug: string): Promise<Snapshot | null> {
+  const [project] = await db
+    .select({ id: projects.id, slug: projects.slug, name: projects.name })
+    .from(projects)
+    .where(eq(projects.slug, slug))
+    .limit(1);
+  if (!project) return null;
+  const [members, envs] = await Promise.all([
+    db
+      .select({ operatorId: memberships.operatorId, role: memberships.role })
+      .from(memberships)
+      .where(eq(memberships.projectId, project.id)),
+    db
+      .select({ id: environments.id, name: environments.name, protected: environments.protected })
+      .from(environments)
+      .where(eq(environments.projectId, project.id))
+      .orderBy(asc(environments.createdAt), asc(environments.name)),
+  ]);
+  const live =
+    envs.length === 0
+      ? []
+      : await db
+          .select({
+            environmentId: liveDocuments.environmentId,
+            path: liveDocuments.path,
+            revision: liveDocuments.revision,
+            deployment: liveDocuments.deploymentNumber,
+            deployedAt: liveDocuments.deployedAt,
+          })
+          .from(liveDocuments)
+          .where(and(inArray(liveDocuments.environmentId, envs.map((e) => e.id))))
+          .orderBy(asc(liveDocuments.path));
+  return {
+    ...project,
+    roles: new Map(members.map((m) => [m.operatorId, m.role])),
+    environments: envs.map((e) => ({
+      ...e,
+      live: live
+        .filter((l) => l.environmentId === e.id)
+        .map((l) => ({ path: l.path, revision: l.revision, deployment: l.deployment, deployed_at: l.deployedAt.toISOString() })),
+    })),
+  };
+}

@@ -1,0 +1,87 @@
+// The tool catalogue and running one tool as the caller
+// (spec/assistant-and-tools.md: GET and POST /api/v1/assistant/tools).
+import type { Services } from '../../services.js';
+import { invocationOf } from '../invoke.js';
+import { errorResponses, type RoutePlugin } from '../schemas.js';
+import { operatorOf } from '../auth.js';
+
+const anyObject = { type: 'object', additionalProperties: true } as const;
+
+const toolDescriptor = {
+  type: 'object',
+  properties: {
+    allowed: {
+      type: 'boolean',
+      description: 'Could this caller run it where the query points? Advisory: the executor checks again.',
+    },
+    description: { type: 'string' },
+    input_schema: { ...anyObject, description: 'JSON Schema of the input.' },
+    name: { type: 'string' },
+    permission: { type: ['string', 'null'] },
+    tag: { type: 'string', enum: ['read', 'write'], description: "Drives only the console's Accept gate." },
+  },
+  required: ['allowed', 'description', 'input_schema', 'name', 'tag'],
+  additionalProperties: false,
+} as const;
+
+const toolCallResponse = {
+  type: 'object',
+  description: 'A 200 even when the tool refused or failed; then is_error is true and result is {"error": sentence}.',
+  properties: {
+    is_error: { type: 'boolean' },
+    result: anyObject,
+    tool: { type: 'string' },
+  },
+  required: ['is_error', 'result', 'tool'],
+  additionalProperties: false,
+} as const;
+
+export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/assistant/tools',
+    {
+      schema: {
+        summary: 'Every tool, with the permission it costs and whether this caller could run it where the query points',
+        tags: ['assistant'],
+        querystring: {
+          type: 'object',
+          properties: {
+            project: { type: ['string', 'null'], maxLength: 200 },
+            environment: { type: ['string', 'null'], maxLength: 200 },
+          },
+        },
+        response: {
+          200: {
+            type: 'object',
+            properties: { tools: { type: 'array', items: toolDescriptor } },
+            required: ['tools'],
+            additionalProperties: false,
+          },
+          ...errorResponses(401),
+        },
+      },
+    },
+    async (request) => ({ tools: await services.executor.describe(operatorOf(request), request.query) }),
+  );
+
+  app.post(
+    '/assistant/tools/:name',
+    {
+      schema: {
+        summary: 'Run one tool as the caller; the body is the tool input, verbatim',
+        tags: ['assistant'],
+        params: { type: 'object', properties: { name: { type: 'string', maxLength: 200 } }, required: ['name'] },
+        body: anyObject,
+        response: { 200: toolCallResponse, ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (request) => {
+      const { tool, is_error, result } = await services.executor.run(
+        invocationOf(request),
+        request.params.name,
+        request.body,
+      );
+      return { tool, is_error, result };
+    },
+  );
+};

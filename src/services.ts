@@ -1,0 +1,57 @@
+// The server's services, made once at start over one store and shared by the
+// HTTP routes, the assistant and MCP.
+import type { Config } from './config.js';
+import { Authenticator } from './access/tokens.js';
+import { AuditLog } from './domain/audit.js';
+import { ProjectDirectory } from './domain/project-directory.js';
+import { SecretBox } from './domain/secret-box.js';
+import { Changes } from './store/changes.js';
+import type { Db, Store } from './store/db.js';
+import { CATALOGUE } from './tools/catalogue/index.js';
+import { Executor } from './tools/executor.js';
+
+export interface Services {
+  store: Store;
+  db: Db;
+  changes: Changes;
+  authenticator: Authenticator;
+  projects: ProjectDirectory;
+  audit: AuditLog;
+  secretBox: SecretBox;
+  executor: Executor;
+  /** Writes what is queued (the audit of reads); the store stays open. */
+  drain(): Promise<void>;
+}
+
+export interface ServiceLog {
+  error(details: { err: unknown }, message: string): void;
+}
+
+export async function createServices(
+  store: Store,
+  config: Pick<Config, 'secretKey' | 'dataDir' | 'databaseUrl'>,
+  log: ServiceLog,
+): Promise<Services> {
+  const db = store.db;
+  const changes = await Changes.open(store);
+  const projects = new ProjectDirectory(db, changes);
+  const audit = new AuditLog(db, (err) => log.error({ err }, 'audit entries could not be written'));
+  const secretBox = await SecretBox.load(config);
+  const executor = new Executor(CATALOGUE, {
+    db,
+    changes,
+    services: { projects, audit, secretBox },
+    log: (err, message) => log.error({ err }, message),
+  });
+  return {
+    store,
+    db,
+    changes,
+    authenticator: new Authenticator(db, changes),
+    projects,
+    audit,
+    secretBox,
+    executor,
+    drain: () => audit.flush(),
+  };
+}

@@ -1,0 +1,107 @@
+// A project's environments and members.
+import { listMembers, removeMember, setMemberRole } from '../../access/memberships.js';
+import { OPERATOR_NAME_PATTERN } from '../../access/operators.js';
+import { createEnvironment, ENVIRONMENT_NAME_PATTERN } from '../../domain/projects.js';
+import { ROLES } from '../../store/schema.js';
+import { scopeProperties, withInput } from '../types.js';
+
+const projectOnly = {
+  type: 'object',
+  properties: { project: scopeProperties.project },
+  additionalProperties: false,
+} as const;
+
+export const projectTools = [
+  withInput(projectOnly).define({
+    name: 'list_environments',
+    description: "A project's environments: whether protected, and what is live in each (path, revision, deployment number).",
+    permission: 'project:read',
+    tag: 'read',
+    scope: 'project',
+    run: async ({ project }) => {
+      const { slug, environments } = project;
+      return {
+        project: slug,
+        environments: environments.map((e) => ({ name: e.name, protected: e.protected, live: e.live })),
+      };
+    },
+  }),
+  withInput({
+    type: 'object',
+    properties: {
+      project: scopeProperties.project,
+      name: { type: 'string', pattern: ENVIRONMENT_NAME_PATTERN, description: 'lower-case letters, digits, dashes' },
+      protected: { type: 'boolean' },
+    },
+    required: ['name'],
+    additionalProperties: false,
+  }).define({
+    name: 'create_environment',
+    description: 'Add an environment to a project. Protected environments need operator or admin to deploy or set secrets.',
+    permission: 'environment:manage',
+    tag: 'write',
+    scope: 'project',
+    rows: (input) => [
+      { k: 'project', v: input.project ?? '' },
+      { k: 'environment', v: input.name },
+      { k: 'protected', v: input.protected ? 'yes' : 'no' },
+    ],
+    run: async ({ db, project }, input) => {
+      const created = await createEnvironment(db, project, { name: input.name, protected: input.protected ?? false });
+      return { project: project.slug, environment: created.name, protected: created.protected };
+    },
+  }),
+  withInput(projectOnly).define({
+    name: 'list_members',
+    description: "A project's members and their roles (viewer, developer, operator, admin).",
+    permission: 'project:read',
+    tag: 'read',
+    scope: 'project',
+    run: async ({ db, project }) => ({ project: project.slug, members: await listMembers(db, project.id) }),
+  }),
+  withInput({
+    type: 'object',
+    properties: {
+      project: scopeProperties.project,
+      operator: { type: 'string', pattern: OPERATOR_NAME_PATTERN },
+      role: { type: 'string', enum: ROLES },
+    },
+    required: ['operator', 'role'],
+    additionalProperties: false,
+  }).define({
+    name: 'set_member_role',
+    description: "Add an operator to a project with a role, or change a member's role. The last admin cannot be demoted.",
+    permission: 'member:manage',
+    tag: 'write',
+    scope: 'project',
+    rows: (input) => [
+      { k: 'project', v: input.project ?? '' },
+      { k: 'operator', v: input.operator },
+      { k: 'role', v: input.role },
+    ],
+    run: async ({ db, project }, input) => ({
+      project: project.slug,
+      member: await setMemberRole(db, project, input.operator, input.role),
+    }),
+  }),
+  withInput({
+    type: 'object',
+    properties: { project: scopeProperties.project, operator: { type: 'string', pattern: OPERATOR_NAME_PATTERN } },
+    required: ['operator'],
+    additionalProperties: false,
+  }).define({
+    name: 'remove_member',
+    description: 'Remove an operator from a project. Never removes the last admin.',
+    permission: 'member:manage',
+    tag: 'write',
+    scope: 'project',
+    rows: (input) => [
+      { k: 'project', v: input.project ?? '' },
+      { k: 'remove', v: input.operator },
+    ],
+    run: async ({ db, project }, input) => {
+      await removeMember(db, project, input.operator);
+      return { project: project.slug, removed: input.operator };
+    },
+  }),
+];

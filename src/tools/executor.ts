@@ -1,0 +1,251 @@
+// The executor: the one path every tool run takes, whoever calls — look up,
+// validate, fill scope, resolve project and environment, authorize with
+// can(), run (a write in one transaction with its audit entry), audit. A
+// refusal or failure is a result with is_error, never an exception; only an
+// unknown tool (not_found) and input that misses its schema (invalid) throw,
+// so REST can answer 404 and 422.
+import { Ajv, type ValidateFunction } from 'ajv';
+import formats from 'ajv-formats';
+import { can, ENVIRONMENT_PERMISSIONS, refusal } from '../access/can.js';
+import type { Operator } from '../access/operators.js';
+import { findEnvironment, type Environment, type ProjectAccess } from '../domain/projects.js';
+import { AppError, invalid, notFound, type ErrorKind } from '../errors.js';
+import type { Changes } from '../store/changes.js';
+import type { Db } from '../store/db.js';
+import type { Outcome, Via } from '../store/schema.js';
+import type { ToolServices } from './services.js';
+import type { Tag, Tool, ToolResult } from './types.js';
+
+export interface Invocation {
+  operator: Operator;
+  via: Via;
+  /** The caller's scope: what fills a `project` or `environment` the input leaves out. */
+  scope?: { project?: string | null; environment?: string | null };
+  /** Refuse every write tool at execution. */
+  readOnly?: boolean;
+  /** Only these tools exist for this caller. */
+  only?: ReadonlySet<string> | null;
+  threadId?: string | null;
+  proposalId?: string | null;
+}
+
+export interface ToolCallResponse {
+  tool: string;
+  is_error: boolean;
+  result: ToolResult;
+}
+
+/** A response, with the kind of failure kept for callers that map it to a status. */
+export interface ToolOutcome extends ToolCallResponse {
+  failure: ErrorKind | null;
+}
+
+export interface ToolDescriptor {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  permission: string | null;
+  tag: Tag;
+  allowed: boolean;
+}
+
+export interface ExecutorDeps {
+  db: Db;
+  changes: Changes;
+  services: ToolServices;
+  log: (error: unknown, message: string) => void;
+}
+
+const REDACTED = '[redacted]';
+
+export class Executor {
+  private readonly tools = new Map<string, { tool: Tool; validate: ValidateFunction }>();
+
+  constructor(
+    catalogue: readonly Tool[],
+    private readonly deps: ExecutorDeps,
+  ) {
+    const ajv = new Ajv({ allErrors: false, strict: false });
+    formats.default(ajv);
+    for (const tool of catalogue) this.tools.set(tool.name, { tool, validate: ajv.compile(tool.input_schema) });
+  }
+
+  catalogue(): Tool[] {
+    return [...this.tools.values()].map((entry) => entry.tool);
+  }
+
+  /** Every tool with whether the operator could run it where the query points (advisory). */
+  async describe(operator: Operator, where: { project?: string | null; environment?: string | null }): Promise<ToolDescriptor[]> {
+    const project = where.project ? await this.deps.services.projects.find(operator, where.project) : null;
+    const environment = project && where.environment ? (project.environments.find((e) => e.name === where.environment) ?? null) : null;
+    const known = !where.project || project !== null;
+    return this.catalogue().map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      input_schema: tool.input_schema,
+      permission: tool.permission,
+      tag: tool.tag,
+      allowed: known && (tool.permission === null || (project ? this.permits(tool, project, environment) : true)),
+    }));
+  }
+
+  async run(invocation: Invocation, name: string, input: unknown): Promise<ToolOutcome> {
+    const entry = this.tools.get(name);
+    if (!entry || (invocation.only && !invocation.only.has(name))) {
+      throw notFound(`no such tool: ${name}; GET /api/v1/assistant/tools lists them`);
+    }
+    const { tool, validate } = entry;
+    if (!validate(input)) {
+      const error = validate.errors?.[0];
+      const where = error?.instancePath ? `input${error.instancePath.replaceAll('/', '.')}` : 'input';
+      const sentence =
+        error?.keyword === 'additionalProperties'
+          ? `${where} has an unknown property ${(error.params as { additionalProperty?: string }).additionalProperty}; remove it`
+          : `${where} ${error?.message ?? 'does not match the schema'}`;
+      this.audit(invocation, tool, redact(tool, input), null, null, 'error', sentence);
+      throw invalid(`${name}: ${sentence}`);
+    }
+    const filled = this.fillScope(tool, invocation, input as Record<string, unknown>);
+    const redacted = redact(tool, filled);
+    const missing = missingScope(tool, filled);
+    if (missing) {
+      this.audit(invocation, tool, redacted, null, null, 'error', missing);
+      throw invalid(`${name}: ${missing}`);
+    }
+
+    let project: ProjectAccess | null = null;
+    let environment: Environment | null = null;
+    try {
+      ({ project, environment } = await this.resolve(tool, invocation.operator, filled));
+      if (invocation.readOnly && tool.tag === 'write') {
+        return this.refuse(invocation, tool, redacted, project, environment, `${name} is a write tool, and this connection is read-only`);
+      }
+      if (project && !this.permits(tool, project, environment)) {
+        const permission = tool.permission ?? 'project:read';
+        return this.refuse(invocation, tool, redacted, project, environment, refusal(project.role, permission, project.slug, environment));
+      }
+    } catch (error) {
+      return this.fail(invocation, tool, redacted, project, environment, error);
+    }
+
+    const ctx = { operator: invocation.operator, via: invocation.via, project, environment, services: this.deps.services };
+    try {
+      if (tool.tag === 'read') {
+        const result = await tool.run({ ...ctx, db: this.deps.db }, filled);
+        this.audit(invocation, tool, redacted, project, environment, 'ok', null);
+        return { tool: name, is_error: false, result, failure: null };
+      }
+      const result = await this.deps.changes.transaction(this.deps.db, async (tx, touch) => {
+        const value = await tool.run({ ...ctx, db: tx }, filled);
+        await this.deps.services.audit.write(tx, this.entry(invocation, tool, redacted, project, environment, 'ok', null));
+        if (project) touch(`project:${project.id}`);
+        return value;
+      });
+      return { tool: name, is_error: false, result, failure: null };
+    } catch (error) {
+      return this.fail(invocation, tool, redacted, project, environment, error);
+    }
+  }
+
+  private permits(tool: Tool, project: ProjectAccess, environment: Environment | null): boolean {
+    if (tool.permission === null) return true;
+    if (!ENVIRONMENT_PERMISSIONS.has(tool.permission) || environment) return can(project.role, tool.permission, environment);
+    // No environment named: allowed if it is allowed in one of them.
+    return project.environments.some((e) => can(project.role, tool.permission ?? 'project:read', e));
+  }
+
+  private fillScope(tool: Tool, invocation: Invocation, input: Record<string, unknown>): Record<string, unknown> {
+    const filled = { ...input };
+    const scope = invocation.scope ?? {};
+    if (tool.scope !== 'none' && filled.project === undefined && scope.project) filled.project = scope.project;
+    if (tool.scope === 'environment' && filled.environment === undefined && scope.environment) {
+      filled.environment = scope.environment;
+    }
+    return filled;
+  }
+
+  private async resolve(tool: Tool, operator: Operator, input: Record<string, unknown>) {
+    if (tool.scope === 'none' || typeof input.project !== 'string') return { project: null, environment: null };
+    const project = await this.deps.services.projects.open(operator, input.project);
+    const environment = typeof input.environment === 'string' ? findEnvironment(project, input.environment) : null;
+    return { project, environment };
+  }
+
+  private refuse(
+    invocation: Invocation,
+    tool: Tool,
+    input: unknown,
+    project: ProjectAccess | null,
+    environment: Environment | null,
+    sentence: string,
+  ): ToolOutcome {
+    this.audit(invocation, tool, input, project, environment, 'refused', sentence);
+    return { tool: tool.name, is_error: true, result: { error: sentence }, failure: 'forbidden' };
+  }
+
+  private fail(
+    invocation: Invocation,
+    tool: Tool,
+    input: unknown,
+    project: ProjectAccess | null,
+    environment: Environment | null,
+    error: unknown,
+  ): ToolOutcome {
+    let sentence: string;
+    let failure: ErrorKind;
+    if (error instanceof AppError) {
+      sentence = error.message;
+      failure = error.kind;
+    } else {
+      this.deps.log(error, `tool ${tool.name} failed`);
+      sentence = `${tool.name} failed unexpectedly; the server log has the details`;
+      failure = 'unavailable';
+    }
+    this.audit(invocation, tool, input, project, environment, 'error', sentence);
+    return { tool: tool.name, is_error: true, result: { error: sentence }, failure };
+  }
+
+  private entry(
+    invocation: Invocation,
+    tool: Tool,
+    input: unknown,
+    project: ProjectAccess | null,
+    environment: Environment | null,
+    outcome: Outcome,
+    error: string | null,
+  ) {
+    return {
+      operator: invocation.operator.name,
+      via: invocation.via,
+      tool: tool.name,
+      project: project?.slug ?? null,
+      environment: environment?.name ?? null,
+      threadId: invocation.threadId ?? null,
+      proposalId: invocation.proposalId ?? null,
+      outcome,
+      input,
+      error,
+    };
+  }
+
+  private audit(...args: Parameters<Executor['entry']>): void {
+    this.deps.services.audit.record(this.entry(...args));
+  }
+}
+
+/** A scope field the tool needs that neither the input nor the caller's scope gave. */
+function missingScope(tool: Tool, input: Record<string, unknown>): string | null {
+  if (tool.scope === 'none') return null;
+  if (input.project === undefined) return 'input.project is missing; name the project (nothing filled it in)';
+  if (tool.scope === 'environment' && input.environment === undefined) {
+    return 'input.environment is missing; name the environment (nothing filled it in)';
+  }
+  return null;
+}
+
+function redact(tool: Tool, input: unknown): unknown {
+  if (tool.secretFields.length === 0 || !input || typeof input !== 'object' || Array.isArray(input)) return input;
+  const copy: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+  for (const field of tool.secretFields) if (field in copy) copy[field] = REDACTED;
+  return copy;
+}

@@ -1,0 +1,96 @@
+// What a tool is: one object with its name, its description for a model, its
+// input schema, the permission it costs, its tag, and how it runs.
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { Permission } from '../access/can.js';
+import type { Operator } from '../access/operators.js';
+import type { Environment, ProjectAccess } from '../domain/projects.js';
+import type { Db } from '../store/db.js';
+import type { Via } from '../store/schema.js';
+import type { ToolServices } from './services.js';
+
+export type Tag = 'read' | 'write';
+
+/** Which scope fields a tool takes; the caller's scope fills the ones left out. */
+export type ScopeNeed = 'none' | 'project' | 'environment' | 'project, optional environment';
+
+export interface ProposalRow {
+  k: string;
+  v: string;
+}
+
+export type ToolResult = Record<string, unknown>;
+
+export interface ToolContext {
+  /** For a write, the transaction its audit entry commits in. */
+  db: Db;
+  operator: Operator;
+  via: Via;
+  /** Resolved from `project` when the tool takes one. */
+  project: ProjectAccess | null;
+  /** Resolved from `environment` when the tool takes one and it was given. */
+  environment: Environment | null;
+  services: ToolServices;
+}
+
+/** The context as a tool of that scope sees it: the executor resolved what the scope names. */
+export type ScopedContext<N extends ScopeNeed> = N extends 'none'
+  ? ToolContext
+  : N extends 'environment'
+    ? ToolContext & { project: ProjectAccess; environment: Environment }
+    : ToolContext & { project: ProjectAccess };
+
+export interface Tool {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  permission: Permission | null;
+  tag: Tag;
+  scope: ScopeNeed;
+  /** Input fields holding secret values, replaced by `[redacted]` in the audit. */
+  secretFields: readonly string[];
+  /** The proposal's summary rows (writes). */
+  rows(input: Record<string, unknown>): ProposalRow[];
+  run(ctx: ToolContext, input: Record<string, unknown>): Promise<ToolResult>;
+}
+
+type Spec<I, N extends ScopeNeed> = {
+  name: string;
+  description: string;
+  permission: Permission | null;
+  tag: Tag;
+  scope: N;
+  secretFields?: readonly string[];
+  rows?: (input: I) => ProposalRow[];
+  run: (ctx: ScopedContext<N>, input: I) => Promise<ToolResult>;
+};
+
+/**
+ * Declares a tool whose input type comes from its schema:
+ * `withInput(schema).define({ name, …, run })`. The schema is taken first so
+ * its type is fixed before the callbacks are typed. The executor validates
+ * every input against the schema before `run` sees it, which is what makes
+ * the casts below sound.
+ */
+export function withInput<const S extends JSONSchema>(input_schema: S) {
+  return {
+    define<const N extends ScopeNeed>(spec: Spec<FromSchema<S>, N>): Tool {
+      return {
+        name: spec.name,
+        description: spec.description,
+        input_schema: input_schema as Record<string, unknown>,
+        permission: spec.permission,
+        tag: spec.tag,
+        scope: spec.scope,
+        secretFields: spec.secretFields ?? [],
+        rows: (input) => (spec.rows ? spec.rows(input as never) : []),
+        run: (ctx, input) => spec.run(ctx as ScopedContext<N>, input as never),
+      };
+    },
+  };
+}
+
+/** Schema fragments every scoped tool shares. */
+export const scopeProperties = {
+  project: { type: 'string', description: "Project slug; defaults to the caller's project." },
+  environment: { type: 'string', description: "Environment name; defaults to the caller's environment." },
+} as const;
