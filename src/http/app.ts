@@ -17,6 +17,7 @@ import { operatorRoutes } from './routes/operators.js';
 import { projectRoutes } from './routes/projects.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { toolRoutes } from './routes/tools.js';
+import { conceptRoutes } from './routes/concepts.js';
 import { createServices, type Services } from '../services.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -106,7 +107,7 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   await app.register(operationRoutes, { store, metrics, metricsToken: config.metricsToken });
   await app.register(
     async (api) => {
-      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes]) {
+      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes]) {
         await api.register(routes, { services });
       }
     },

@@ -1,6 +1,15 @@
 // The catalogue: every public tool, in the order clients list them.
 import type { Tool } from '../types.js';
+import { auditTools } from './audit.js';
+import { conceptTools } from './concepts.js';
 import { identityTools } from './identity.js';
 import { projectTools } from './projects.js';
+import { secretTools } from './secrets.js';
 
-export const CATALOGUE: readonly Tool[] = [...identityTools, ...projectTools];
+export const CATALOGUE: readonly Tool[] = [
+  ...identityTools,
+  ...projectTools,
+  ...secretTools,
+  ...auditTools,
+  ...conceptTools,
+];
