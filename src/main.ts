@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `ops` command.
 import { Command, Option } from 'commander';
+import { checkFiles } from './cli/check.js';
 import { serveUntilSignalled } from './cli/serve.js';
 import { ConfigError, readConfig } from './config.js';
 
@@ -15,6 +16,16 @@ program
   .option('--demo', 'seed an empty store with the demo project, operators and tokens')
   .action(async (flags: { port?: string; host?: string; data?: string; demo?: boolean }) => {
     await serveUntilSignalled(readConfig(flags));
+  });
+
+program
+  .command('check')
+  .description('check local documents: compiler-style diagnostics, exit status 1 when there are any')
+  .argument('<files...>', 'documents to check')
+  .option('--schema <file>', 'a JSON Schema (YAML) every document must satisfy')
+  .option('--secrets <names>', 'comma-separated secret names the environment holds', (value: string) => value.split(','))
+  .action(async (files: string[], options: { schema?: string; secrets?: string[] }) => {
+    process.exitCode = await checkFiles(files, options, (line) => console.log(line));
   });
 
 program.parseAsync().catch((error: unknown) => {

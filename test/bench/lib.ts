@@ -8,8 +8,11 @@ export interface Target {
   method?: string;
   path: string;
   headers?: Record<string, string>;
-  body?: string;
+  /** A body, or a maker of a fresh one per request (writes that must not repeat). */
+  body?: string | (() => string);
 }
+
+const bodyOf = (target: Target) => (typeof target.body === 'function' ? target.body() : target.body);
 
 export interface Latency {
   p50: number;
@@ -42,7 +45,7 @@ export async function latencyAtOne(base: string, target: Target, requests: numbe
         });
       });
       req.on('error', reject);
-      req.end(target.body);
+      req.end(bodyOf(target));
     });
   for (let i = 0; i < Math.min(200, requests / 5); i++) await once(); // warm up
   const samples: number[] = [];
@@ -65,7 +68,9 @@ export async function throughputAt(base: string, target: Target, connections: nu
     url: new URL(target.path, base).toString(),
     method: (target.method ?? 'GET') as 'GET',
     headers: target.headers,
-    body: target.body,
+    ...(typeof target.body === 'function'
+      ? { requests: [{ setupRequest: (request: object) => ({ ...request, body: bodyOf(target) }) }] }
+      : { body: target.body }),
     connections,
     duration: seconds,
   });

@@ -5,6 +5,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { CATALOGUE } from '../../src/tools/catalogue/index.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { latencyAtOne, median, ms, printTable, throughputAt, type Row, type Target } from './lib.js';
 
@@ -32,34 +33,65 @@ async function compareAtOne(base: string, targets: Target[]) {
   return targets.map((_t, i) => ({ p50: median(p50s[i] ?? []), p99: median(p99s[i] ?? []) }));
 }
 
+/** What the catalogue costs a model per turn: names, descriptions and schemas, at 4 characters a token. */
+function catalogueTokens(): number {
+  const text = CATALOGUE.map((t) => JSON.stringify({ name: t.name, description: t.description, input_schema: t.input_schema })).join('');
+  return Math.ceil(text.length / 4);
+}
+
 async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'aion-bench-'));
-  const rows: Row[] = [];
+  const tokens = catalogueTokens();
+  const rows: Row[] = [
+    { measure: `tool catalogue (${CATALOGUE.length} tools), descriptions + schemas`, figure: `${tokens} tokens`, target: '< 4,000 tokens', met: tokens < 4000 },
+  ];
   let server: ServerProcess | null = null;
   try {
     process.stdout.write('starting ops serve --demo on a new embedded store…\n');
     server = await spawnServer(['--demo', '--data', dataDir]);
-    const tokens = JSON.parse(await readFile(path.join(dataDir, 'demo-tokens.json'), 'utf8')) as Record<string, string>;
-    const auth = { authorization: `Bearer ${tokens.ada}` };
+    const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-tokens.json'), 'utf8')) as Record<string, string>;
+    const auth = { authorization: `Bearer ${demo.ada}` };
 
     const bare: Target = { path: '/healthz' };
     const projects: Target = { path: '/api/v1/projects', headers: auth };
+    const json = { ...auth, 'content-type': 'application/json' };
+    const readTool: Target = {
+      method: 'POST',
+      path: '/api/v1/assistant/tools/list_environments',
+      headers: json,
+      body: JSON.stringify({ project: 'shop' }),
+    };
+    let written = 0;
+    const writeTool: Target = {
+      method: 'POST',
+      path: '/api/v1/assistant/tools/write_document',
+      headers: json,
+      body: () => JSON.stringify({ project: 'shop', path: `bench/${process.pid}-${written++}.yaml`, text: 'port: 8080\n' }),
+    };
 
     process.stdout.write(`latency at concurrency 1 (${ROUNDS} rounds of ${REQUESTS_AT_ONE})…\n`);
-    const [bareOne, projectsOne] = await compareAtOne(server.url, [bare, projects]);
+    const [bareOne, projectsOne, readOne, writeOne] = await compareAtOne(server.url, [bare, projects, readTool, writeTool]);
     process.stdout.write(`throughput at concurrency 32 (${SECONDS_AT_32} s each)…\n`);
     const bare32 = await throughputAt(server.url, bare, 32, SECONDS_AT_32);
     const projects32 = await throughputAt(server.url, projects, 32, SECONDS_AT_32);
+    const read32 = await throughputAt(server.url, readTool, 32, SECONDS_AT_32);
+    const write32 = await throughputAt(server.url, writeTool, 32, SECONDS_AT_32);
     const loaded = await residentMegabytes(server.child.pid ?? 0);
 
-    if (!bareOne || !projectsOne) throw new Error('no latency measured');
+    if (!bareOne || !projectsOne || !readOne || !writeOne) throw new Error('no latency measured');
+    const share = (rps: number) => `${((100 * rps) / bare32.rps).toFixed(1)} %`;
     rows.push(
       { measure: 'bare route GET /healthz, c=1 p50 / p99', figure: `${ms(bareOne.p50)} / ${ms(bareOne.p99)}`, target: 'reference', met: null },
       { measure: 'GET /api/v1/projects (auth), c=1 p50 / p99', figure: `${ms(projectsOne.p50)} / ${ms(projectsOne.p99)}`, target: 'reference for a read (≤ 1 ms p50)', met: projectsOne.p50 <= 1 },
       { measure: 'bare route, c=32 req/s (p50 / p99)', figure: `${bare32.rps.toFixed(0)} (${bare32.p50} / ${bare32.p99} ms)`, target: 'reference', met: null },
       { measure: 'GET /api/v1/projects, c=32 req/s (p50 / p99)', figure: `${projects32.rps.toFixed(0)} (${projects32.p50} / ${projects32.p99} ms)`, target: '', met: null },
-      { measure: 'GET /api/v1/projects / bare, c=32 throughput', figure: `${((100 * projects32.rps) / bare32.rps).toFixed(1)} %`, target: '≥ 20 % of the bare route', met: projects32.rps >= 0.2 * bare32.rps },
-      { measure: 'errors during load', figure: String(bare32.errors + projects32.errors), target: '0', met: bare32.errors + projects32.errors === 0 },
+      { measure: 'GET /api/v1/projects / bare, c=32 throughput', figure: share(projects32.rps), target: '≥ 20 % of the bare route', met: projects32.rps >= 0.2 * bare32.rps },
+      { measure: 'read tool list_environments (REST), c=1 p50 / p99', figure: `${ms(readOne.p50)} / ${ms(readOne.p99)}`, target: 'p50 ≤ 1 ms', met: readOne.p50 <= 1 },
+      { measure: 'read tool, c=32 req/s (p50 / p99)', figure: `${read32.rps.toFixed(0)} (${read32.p50} / ${read32.p99} ms)`, target: '', met: null },
+      { measure: 'read tool / bare, c=32 throughput', figure: share(read32.rps), target: '≥ 20 % of the bare route', met: read32.rps >= 0.2 * bare32.rps },
+      { measure: 'write tool write_document (REST), c=1 p50 / p99', figure: `${ms(writeOne.p50)} / ${ms(writeOne.p99)}`, target: 'no target; for reference', met: null },
+      { measure: 'write tool, c=32 req/s (p50 / p99)', figure: `${write32.rps.toFixed(0)} (${write32.p50} / ${write32.p99} ms)`, target: `${share(write32.rps)} of the bare route`, met: null },
+      { measure: 'errors during load', figure: String(bare32.errors + projects32.errors + read32.errors + write32.errors), target: '0', met: bare32.errors + projects32.errors + read32.errors + write32.errors === 0 },
       { measure: 'memory after the load (RSS)', figure: `${loaded.toFixed(0)} MB`, target: '', met: null },
     );
     await server.stop();

@@ -1,0 +1,42 @@
+import { findAllOccurrences } from './occurrences.js';
+import { PieceText } from './pieces.js';
+
+export interface TextEdit {
+  /** The exact text to replace; it must occur exactly once. */
+  old_string: string;
+  new_string: string;
+}
+
+export type EditsResult =
+  | { ok: true; text: string }
+  /** `index` is the 1-based number of the edit that failed, as in the message. */
+  | { ok: false; index: number; message: string };
+
+/**
+ * Applies the edits in order, each against the text the previous one
+ * produced, all or nothing. The occurrences of every old_string in the
+ * original are found in one pass; each edit then only looks at what the
+ * edits before it changed, so a batch costs about one scan of the text.
+ */
+export function applyEdits(text: string, edits: ReadonlyArray<TextEdit>): EditsResult {
+  const original = findAllOccurrences(
+    text,
+    edits.map((edit) => edit.old_string),
+  );
+  const document = new PieceText(text);
+  for (const [position, edit] of edits.entries()) {
+    const fail = (reason: string): EditsResult => ({ ok: false, index: position + 1, message: `edit ${position + 1}: ${reason}` });
+    if (edit.old_string === '') return fail('old_string is empty; quote the text to replace');
+    const [at, another] = document.find(edit.old_string, original.get(edit.old_string) ?? [], 2);
+    if (at === undefined) return fail(notFound(text, edit.old_string, position > 0));
+    if (another !== undefined) return fail('old_string occurs more than once; quote more surrounding text to make it unique');
+    document.replace(at, edit.old_string.length, edit.new_string);
+  }
+  return { ok: true, text: document.toString() };
+}
+
+function notFound(text: string, oldString: string, afterOtherEdits: boolean): string {
+  const where = afterOtherEdits ? 'the document as the edits before it left it' : 'the document';
+  const lineBreaks = /(^|[^\r])\n/.test(oldString) && text.includes('\r\n') ? ', which are \\r\\n in this document' : '';
+  return `old_string does not occur in ${where}; quote the text exactly as it stands, including spaces and line breaks${lineBreaks}`;
+}
