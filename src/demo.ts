@@ -38,9 +38,48 @@ export async function seedDemo(services: Services, dataDir: string): Promise<Rec
   for (const spec of DEMO_OPERATORS) {
     await mustRun(services, as, 'set_member_role', { project: DEMO_PROJECT, operator: spec.name, role: spec.role });
   }
+  await seedConfiguration(services, as);
   await mkdir(dataDir, { recursive: true });
   await writeFile(demoTokensFile(dataDir), JSON.stringify(tokens, null, 2) + '\n', { mode: 0o600 });
   return tokens;
+}
+
+const DEMO_SCHEMA = `# What every document of shop must satisfy (JSON Schema 2020-12).
+$schema: https://json-schema.org/draft/2020-12/schema
+type: object
+required: [service, port]
+properties:
+  service: { type: string, minLength: 1 }
+  port: { type: integer, minimum: 1, maximum: 65535 }
+  database:
+    type: object
+    required: [url]
+    properties:
+      url: { type: string }
+  features:
+    type: object
+    additionalProperties: { type: boolean }
+`;
+
+const DEMO_APP = `# The shop service.
+service: shop
+port: 8080
+database:
+  url: \${secret:DATABASE_URL}
+features:
+  new_checkout: false
+`;
+
+/** The schema, app.yaml referring to DATABASE_URL, the secret in each environment, and app.yaml live in both. */
+async function seedConfiguration(services: Services, as: { operator: Operator; via: 'rest' }): Promise<void> {
+  const project = DEMO_PROJECT;
+  await mustRun(services, as, 'write_document', { project, path: 'aion.schema.yaml', text: DEMO_SCHEMA, message: 'demo schema' });
+  await mustRun(services, as, 'write_document', { project, path: 'app.yaml', text: DEMO_APP, message: 'demo configuration' });
+  for (const environment of ['staging', 'production']) {
+    const value = `postgres://shop:demo-${environment}@db.${environment}.internal:5432/shop`;
+    await mustRun(services, as, 'set_secret', { project, environment, name: 'DATABASE_URL', value });
+    await mustRun(services, as, 'deploy', { project, environment, path: 'app.yaml' });
+  }
 }
 
 async function mustRun(

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The `ops` command.
 import { Command, Option } from 'commander';
+import { printCall, printTools, withServerOptions } from './cli/call.js';
 import { checkFiles } from './cli/check.js';
+import { serveMcp, type McpFlags } from './cli/mcp.js';
 import { serveUntilSignalled } from './cli/serve.js';
 import { ConfigError, readConfig } from './config.js';
 
@@ -26,6 +28,32 @@ program
   .option('--secrets <names>', 'comma-separated secret names the environment holds', (value: string) => value.split(','))
   .action(async (files: string[], options: { schema?: string; secrets?: string[] }) => {
     process.exitCode = await checkFiles(files, options, (line) => console.log(line));
+  });
+
+withServerOptions(program.command('mcp'))
+  .description("serve an Aion server's tools to an MCP client on stdio, as the token's operator")
+  .option('--project <slug>', 'fill in this project when a tool call leaves it out')
+  .option('--environment <name>', 'fill in this environment when a tool call leaves it out')
+  .option('--read-only', 'hide the write tools, and have the server refuse them')
+  .option('--tools <names>', 'serve only these tools (comma-separated)')
+  .action(async (flags: McpFlags) => {
+    process.exitCode = await serveMcp(flags, (line) => console.error(line));
+  });
+
+withServerOptions(program.command('tools'))
+  .description('list the tools: tag, permission, and whether you may run them (in --project/--environment)')
+  .option('--project <slug>', 'say whether you may run each tool in this project')
+  .option('--environment <name>', 'and in this environment')
+  .action(async (flags: { url: string; token?: string; project?: string; environment?: string }) => {
+    process.exitCode = await printTools(flags, (line) => console.log(line), (line) => console.error(line));
+  });
+
+withServerOptions(program.command('call'))
+  .description('run one tool as the token\'s operator and print its answer; exit status 1 when the tool refused or failed')
+  .argument('<name>', 'the tool, e.g. list_environments')
+  .option('--input <json>', 'the tool input, a JSON object', '{}')
+  .action(async (name: string, flags: { url: string; token?: string; input: string }) => {
+    process.exitCode = await printCall(name, flags, (line) => console.log(line), (line) => console.error(line));
   });
 
 program.parseAsync().catch((error: unknown) => {

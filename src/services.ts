@@ -1,5 +1,7 @@
 // The server's services, made once at start over one store and shared by the
 // HTTP routes, the assistant and MCP.
+import { Assistant, notConfiguredSentence } from './assistant/assistant.js';
+import { createProvider } from './assistant/providers/index.js';
 import type { Config } from './config.js';
 import { Authenticator } from './access/tokens.js';
 import { AuditLog } from './domain/audit.js';
@@ -19,6 +21,7 @@ export interface Services {
   audit: AuditLog;
   secretBox: SecretBox;
   executor: Executor;
+  assistant: Assistant;
   /** Writes what is queued (the audit of reads); the store stays open. */
   drain(): Promise<void>;
 }
@@ -27,11 +30,20 @@ export interface ServiceLog {
   error(details: { err: unknown }, message: string): void;
 }
 
-export async function createServices(
-  store: Store,
-  config: Pick<Config, 'secretKey' | 'dataDir' | 'databaseUrl'>,
-  log: ServiceLog,
-): Promise<Services> {
+export type ServiceConfig = Pick<
+  Config,
+  | 'secretKey'
+  | 'dataDir'
+  | 'databaseUrl'
+  | 'model'
+  | 'anthropicApiKey'
+  | 'anthropicModel'
+  | 'anthropicBaseUrl'
+  | 'assistantRate'
+  | 'contextTokens'
+>;
+
+export async function createServices(store: Store, config: ServiceConfig, log: ServiceLog): Promise<Services> {
   const db = store.db;
   const changes = await Changes.open(store);
   const projects = new ProjectDirectory(db, changes);
@@ -43,6 +55,17 @@ export async function createServices(
     services: { projects, audit, secretBox },
     log: (err, message) => log.error({ err }, message),
   });
+  const assistant = new Assistant({
+    db,
+    executor,
+    projects,
+    audit,
+    secretBox,
+    provider: createProvider(config),
+    notConfigured: notConfiguredSentence(config),
+    rate: config.assistantRate,
+    contextTokens: config.contextTokens,
+  });
   return {
     store,
     db,
@@ -52,6 +75,7 @@ export async function createServices(
     audit,
     secretBox,
     executor,
+    assistant,
     drain: () => audit.flush(),
   };
 }

@@ -11,6 +11,8 @@ import type { Config } from '../config.js';
 import type { Store } from '../store/db.js';
 import { authPlugin } from './auth.js';
 import { errorSchema, registerErrorHandling } from './errors.js';
+import { liveRoutes } from './routes/live.js';
+import { mcpRoutes } from './routes/mcp.js';
 import { memberRoutes } from './routes/members.js';
 import { operationRoutes } from './routes/operations.js';
 import { operatorRoutes } from './routes/operators.js';
@@ -18,13 +20,14 @@ import { projectRoutes } from './routes/projects.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { toolRoutes } from './routes/tools.js';
 import { conceptRoutes } from './routes/concepts.js';
-import { createServices, type Services } from '../services.js';
+import { assistantRoutes } from './routes/assistant.js';
+import { createServices, type ServiceConfig, type Services } from '../services.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   store: Store;
-  config: Pick<Config, 'logLevel' | 'metricsToken' | 'secretKey' | 'dataDir' | 'databaseUrl'>;
+  config: Pick<Config, 'logLevel' | 'metricsToken'> & ServiceConfig;
   /** Where log lines go; stderr by default. */
   logStream?: Writable;
 }
@@ -107,11 +110,12 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   await app.register(operationRoutes, { store, metrics, metricsToken: config.metricsToken });
   await app.register(
     async (api) => {
-      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes]) {
+      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes]) {
         await api.register(routes, { services });
       }
     },
     { prefix: '/api/v1' },
   );
+  await app.register(mcpRoutes, { services });
   return { app, services };
 }

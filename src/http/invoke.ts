@@ -1,14 +1,23 @@
 // Running a tool for an HTTP request: the caller is the request's operator,
-// `via` is `console` when the console says so, else `rest`.
+// `via` is `console` or `mcp` when the client says so, else `rest`. An MCP
+// proxy (`ops mcp`) also sends its connection's restrictions, which the
+// executor then enforces.
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
+import { settingsFromHeaders } from '../mcp/headers.js';
 import type { Invocation } from '../tools/executor.js';
 import type { ToolResult } from '../tools/types.js';
 import { operatorOf } from './auth.js';
 
 export function invocationOf(request: FastifyRequest): Invocation {
-  return { operator: operatorOf(request), via: request.headers['x-aion-via'] === 'console' ? 'console' : 'rest' };
+  const operator = operatorOf(request);
+  const via = request.headers['x-aion-via'];
+  if (via === 'mcp') {
+    const { readOnly, only } = settingsFromHeaders(request.headers);
+    return { operator, via: 'mcp', readOnly, only };
+  }
+  return { operator, via: via === 'console' ? 'console' : 'rest' };
 }
 
 /** Runs a tool and answers with its result; its failure becomes the status its kind means. */

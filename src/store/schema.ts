@@ -9,6 +9,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  serial,
   text,
   timestamp,
   uniqueIndex,
@@ -200,4 +201,103 @@ export const auditEntries = pgTable(
     error: text('error'),
   },
   (t) => [index('audit_project_id').on(t.project, t.id), index('audit_tool_id').on(t.tool, t.id)],
+);
+
+export const threads = pgTable(
+  'threads',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    operatorId: uuid('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    /** Slugs and names, not ids: a thread outlives neither, and shows what it was opened on. */
+    project: text('project'),
+    environment: text('environment').notNull(),
+    page: text('page').notNull().default(''),
+    title: text('title').notNull().default(''),
+    /** Set while a turn runs; a turn claims it with a conditional update, across servers. */
+    turnStartedAt: timestamp('turn_started_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('threads_operator_updated').on(t.operatorId, t.updatedAt)],
+);
+
+export const MESSAGE_ROLES = ['user', 'assistant'] as const;
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: serial('id').primaryKey(),
+    threadId: uuid('thread_id')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: MESSAGE_ROLES }).notNull(),
+    /** What the console renders: the text blocks joined with a blank line. */
+    text: text('text').notNull(),
+    /** The raw exchange of an answer (model messages: text, tool_use, tool_result), replayed as history. */
+    blocks: jsonb('blocks'),
+    stopReason: text('stop_reason'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('messages_thread').on(t.threadId, t.id)],
+);
+
+export const PROPOSAL_STATUSES = ['pending', 'accepted', 'rejected', 'failed'] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+
+export const proposals = pgTable(
+  'proposals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    threadId: uuid('thread_id')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => messages.id, { onDelete: 'cascade' }),
+    /** Order within its answer. */
+    position: integer('position').notNull(),
+    toolUseId: text('tool_use_id').notNull(),
+    tool: text('tool').notNull(),
+    /** As the model wrote it, scope filled; parked values stay `[secret:N]` until accepted. */
+    input: jsonb('input').notNull(),
+    project: text('project'),
+    environment: text('environment').notNull(),
+    permission: text('permission').notNull(),
+    tag: text('tag').notNull(),
+    title: text('title').notNull(),
+    rows: jsonb('rows').notNull(),
+    status: text('status', { enum: PROPOSAL_STATUSES }).notNull().default('pending'),
+    result: jsonb('result'),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('proposals_thread').on(t.threadId, t.messageId, t.position)],
+);
+
+/** Values typed into messages, kept sealed for their thread and forgotten with it. */
+export const parkedSecrets = pgTable(
+  'parked_secrets',
+  {
+    threadId: uuid('thread_id')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    sealed: text('sealed').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.threadId, t.number] })],
+);
+
+/** One row per message an operator sent the assistant: the rate is counted here, across servers. */
+export const assistantSends = pgTable(
+  'assistant_sends',
+  {
+    id: serial('id').primaryKey(),
+    operatorId: uuid('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('assistant_sends_operator_at').on(t.operatorId, t.at)],
 );

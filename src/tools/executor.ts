@@ -9,12 +9,12 @@ import formats from 'ajv-formats';
 import { can, ENVIRONMENT_PERMISSIONS, refusal } from '../access/can.js';
 import type { Operator } from '../access/operators.js';
 import { findEnvironment, type Environment, type ProjectAccess } from '../domain/projects.js';
-import { AppError, invalid, notFound, type ErrorKind } from '../errors.js';
+import { AppError, conflict, invalid, notFound, type ErrorKind } from '../errors.js';
 import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import type { Outcome, Via } from '../store/schema.js';
 import type { ToolServices } from './services.js';
-import type { Tag, Tool, ToolResult } from './types.js';
+import type { ProposalRow, Tag, Tool, ToolResult } from './types.js';
 
 export interface Invocation {
   operator: Operator;
@@ -39,6 +39,40 @@ export interface ToolCallResponse {
 export interface ToolOutcome extends ToolCallResponse {
   failure: ErrorKind | null;
 }
+
+/** A call that passed every check but running: the tool, its filled input, where it acts. */
+interface Admitted {
+  tool: Tool;
+  input: Record<string, unknown>;
+  redacted: unknown;
+  project: ProjectAccess | null;
+  environment: Environment | null;
+}
+
+export type Prepared =
+  | {
+      ready: true;
+      tool: Tool;
+      input: Record<string, unknown>;
+      project: ProjectAccess | null;
+      environment: Environment | null;
+      rows: ProposalRow[];
+    }
+  | { ready: false; outcome: ToolOutcome };
+
+/**
+ * For accepting a proposal: `claim` runs first inside the write's
+ * transaction — when it returns false (someone else decided the proposal),
+ * nothing runs and `run` throws a conflict — and `settle` stores the result in
+ * the same transaction.
+ */
+export interface RunOptions {
+  claim?: (tx: Db) => Promise<boolean>;
+  settle?: (tx: Db, result: ToolResult) => Promise<void>;
+}
+
+/** A claim that found the proposal already decided. */
+class ClaimLost extends Error {}
 
 export interface ToolDescriptor {
   name: string;
@@ -89,7 +123,31 @@ export class Executor {
     }));
   }
 
-  async run(invocation: Invocation, name: string, input: unknown): Promise<ToolOutcome> {
+  /** Runs a tool; see RunOptions for running one as a proposal's decision. */
+  async run(invocation: Invocation, name: string, input: unknown, options: RunOptions = {}): Promise<ToolOutcome> {
+    const admitted = await this.admit(invocation, name, input);
+    if ('is_error' in admitted) return admitted;
+    return this.execute(invocation, admitted, options);
+  }
+
+  /**
+   * Everything short of running: for a write the assistant proposes instead.
+   * The input's faults come back as an outcome too, for the model to read.
+   */
+  async prepare(invocation: Invocation, name: string, input: unknown): Promise<Prepared> {
+    try {
+      const admitted = await this.admit(invocation, name, input);
+      if ('is_error' in admitted) return { ready: false, outcome: admitted };
+      const { tool, input: filled, project, environment } = admitted;
+      return { ready: true, tool, input: filled, project, environment, rows: tool.rows(filled) };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return { ready: false, outcome: { tool: name, is_error: true, result: { error: error.message }, failure: error.kind } };
+    }
+  }
+
+  /** Look up, validate, fill scope, resolve, authorize. Throws for an unknown tool or input off its schema. */
+  private async admit(invocation: Invocation, name: string, input: unknown): Promise<Admitted | ToolOutcome> {
     const entry = this.tools.get(name);
     if (!entry || (invocation.only && !invocation.only.has(name))) {
       throw notFound(`no such tool: ${name}; GET /api/v1/assistant/tools lists them`);
@@ -117,32 +175,39 @@ export class Executor {
     let environment: Environment | null = null;
     try {
       ({ project, environment } = await this.resolve(tool, invocation.operator, filled));
-      if (invocation.readOnly && tool.tag === 'write') {
-        return this.refuse(invocation, tool, redacted, project, environment, `${name} is a write tool, and this connection is read-only`);
-      }
-      if (project && !this.permits(tool, project, environment)) {
-        const permission = tool.permission ?? 'project:read';
-        return this.refuse(invocation, tool, redacted, project, environment, refusal(project.role, permission, project.slug, environment));
-      }
     } catch (error) {
       return this.fail(invocation, tool, redacted, project, environment, error);
     }
+    if (invocation.readOnly && tool.tag === 'write') {
+      return this.refuse(invocation, tool, redacted, project, environment, `${name} is a write tool, and this connection is read-only`);
+    }
+    if (project && !this.permits(tool, project, environment)) {
+      const permission = tool.permission ?? 'project:read';
+      return this.refuse(invocation, tool, redacted, project, environment, refusal(project.role, permission, project.slug, environment));
+    }
+    return { tool, input: filled, redacted, project, environment };
+  }
 
+  private async execute(invocation: Invocation, admitted: Admitted, { claim, settle }: RunOptions): Promise<ToolOutcome> {
+    const { tool, input, redacted, project, environment } = admitted;
     const ctx = { operator: invocation.operator, via: invocation.via, project, environment, services: this.deps.services };
     try {
-      if (tool.tag === 'read') {
-        const result = await tool.run({ ...ctx, db: this.deps.db }, filled);
+      if (tool.tag === 'read' && !claim) {
+        const result = await tool.run({ ...ctx, db: this.deps.db }, input);
         this.audit(invocation, tool, redacted, project, environment, 'ok', null);
-        return { tool: name, is_error: false, result, failure: null };
+        return { tool: tool.name, is_error: false, result, failure: null };
       }
       const result = await this.deps.changes.transaction(this.deps.db, async (tx, touch) => {
-        const value = await tool.run({ ...ctx, db: tx }, filled);
+        if (claim && !(await claim(tx))) throw new ClaimLost();
+        const value = await tool.run({ ...ctx, db: tx }, input);
+        await settle?.(tx, value);
         await this.deps.services.audit.write(tx, this.entry(invocation, tool, redacted, project, environment, 'ok', null));
         if (project) touch(`project:${project.id}`);
         return value;
       });
-      return { tool: name, is_error: false, result, failure: null };
+      return { tool: tool.name, is_error: false, result, failure: null };
     } catch (error) {
+      if (error instanceof ClaimLost) throw conflict('this proposal was already decided');
       return this.fail(invocation, tool, redacted, project, environment, error);
     }
   }

@@ -1,16 +1,17 @@
 // `ops check` as an operator runs it: the built command on files on disk.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OPS_BIN, TMP_ROOT } from '../helpers/paths.js';
+import { OPS_BIN } from '../helpers/paths.js';
+import { scratchFolder } from '../helpers/scratch.js';
 
 const run = promisify(execFile);
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(TMP_ROOT, 'check-'));
+  dir = await scratchFolder('check');
   await writeFile(path.join(dir, 'schema.yaml'), 'type: object\nrequired: [port]\nproperties:\n  port: {type: integer}\n');
   await writeFile(path.join(dir, 'good.yaml'), 'port: 8080\ndsn: ${secret:DB}\n');
   await writeFile(path.join(dir, 'bad.yaml'), 'port: "80"\ndsn: ${secret:DB}\n');

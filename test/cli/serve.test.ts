@@ -1,9 +1,9 @@
 // `ops serve` as an operator runs it: the built command, its own process.
-import { readFile, mkdtemp, rm, mkdir } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
-import { TMP_ROOT } from '../helpers/paths.js';
+import { scratchFolder } from '../helpers/scratch.js';
 import { spawnServer } from '../helpers/process.js';
 
 const folders: string[] = [];
@@ -13,8 +13,7 @@ afterAll(async () => {
 
 describe('ops serve --demo', () => {
   it('seeds an empty folder once, and keeps everything across a restart', async () => {
-    await mkdir(TMP_ROOT, { recursive: true });
-    const dataDir = await mkdtemp(path.join(TMP_ROOT, 'serve-'));
+    const dataDir = await scratchFolder('serve');
     folders.push(dataDir);
 
     const first = await spawnServer(['--demo', '--data', dataDir], { AION_ADMIN_TOKEN: '' });
@@ -45,7 +44,7 @@ describe('ops serve --demo', () => {
   });
 
   it('creates the owner admin with AION_ADMIN_TOKEN and prints no token', async () => {
-    const dataDir = await mkdtemp(path.join(TMP_ROOT, 'serve-'));
+    const dataDir = await scratchFolder('serve');
     folders.push(dataDir);
     const adminToken = 'aion_' + 'k'.repeat(43);
     const server = await spawnServer(['--data', dataDir], { AION_ADMIN_TOKEN: adminToken });

@@ -1,12 +1,11 @@
 // Stores for tests: a copy of the migrated PGlite template, or a fresh
 // database on the machine's PostgreSQL when AION_TEST_DATABASE_URL is set.
 import { randomBytes } from 'node:crypto';
-import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import path from 'node:path';
+import { cp, rm } from 'node:fs/promises';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { openStore, pgliteFolder, type Store } from '../../src/store/db.js';
-import { TMP_ROOT } from './paths.js';
+import { scratchFolder } from './scratch.js';
 
 export type StoreKind = 'pglite' | 'postgres';
 
@@ -20,8 +19,7 @@ export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 /** A new data folder holding a migrated, empty embedded store. */
 export async function freshDataDir(): Promise<string> {
-  await mkdir(TMP_ROOT, { recursive: true });
-  const dataDir = await mkdtemp(path.join(TMP_ROOT, 'data-'));
+  const dataDir = await scratchFolder('data');
   await cp(pgliteFolder(inject('pgliteTemplate')), pgliteFolder(dataDir), { recursive: true });
   return dataDir;
 }

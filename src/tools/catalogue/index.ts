@@ -2,6 +2,8 @@
 import type { Tool } from '../types.js';
 import { auditTools } from './audit.js';
 import { conceptTools } from './concepts.js';
+import { deploymentTools } from './deployments.js';
+import { documentTools } from './documents.js';
 import { identityTools } from './identity.js';
 import { projectTools } from './projects.js';
 import { secretTools } from './secrets.js';
@@ -9,6 +11,8 @@ import { secretTools } from './secrets.js';
 export const CATALOGUE: readonly Tool[] = [
   ...identityTools,
   ...projectTools,
+  ...documentTools,
+  ...deploymentTools,
   ...secretTools,
   ...auditTools,
   ...conceptTools,

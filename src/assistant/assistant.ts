@@ -1,0 +1,79 @@
+// The assistant as the routes see it: status, threads, turns, decisions.
+import type { Operator } from '../access/operators.js';
+import type { Config } from '../config.js';
+import type { AssistantDeps } from './deps.js';
+import { acceptAll, acceptProposal, rejectProposal } from './proposals.js';
+import { runTurn } from './turn.js';
+import { deleteThread, describeThread, findThread, listThreads, openThread, type OpenThread } from './threads.js';
+import type { ThreadView } from './views.js';
+
+export interface AssistantStatus {
+  configured: boolean;
+  model: 'anthropic' | 'fake' | null;
+  sentence: string;
+}
+
+/** The sentence the panel prints when no model is configured. */
+export function notConfiguredSentence(config: Pick<Config, 'model'>): string {
+  return config.model === 'anthropic'
+    ? 'The assistant is set to Claude but has no key: set ANTHROPIC_API_KEY, or AION_MODEL=fake to try it with the fake model.'
+    : 'No model is configured: set ANTHROPIC_API_KEY to use Claude, or AION_MODEL=fake to try the assistant with the fake model.';
+}
+
+export class Assistant {
+  constructor(private readonly deps: AssistantDeps) {}
+
+  status(): AssistantStatus {
+    const provider = this.deps.provider;
+    return provider
+      ? { configured: true, model: provider.name, sentence: '' }
+      : { configured: false, model: null, sentence: this.deps.notConfigured };
+  }
+
+  async open(operator: Operator, body: OpenThread): Promise<ThreadView> {
+    return this.view(operator, (await openThread(this.deps.db, this.deps.projects, operator, body)).id);
+  }
+
+  list(operator: Operator): Promise<ThreadView[]> {
+    return listThreads(this.deps.db, this.deps.projects, operator);
+  }
+
+  async view(operator: Operator, threadId: string): Promise<ThreadView> {
+    return describeThread(this.deps.db, this.deps.projects, operator, await findThread(this.deps.db, operator, threadId));
+  }
+
+  async remove(operator: Operator, threadId: string): Promise<void> {
+    const thread = await findThread(this.deps.db, operator, threadId);
+    await deleteThread(this.deps.db, thread);
+    this.deps.audit.record({
+      operator: operator.name,
+      via: 'rest',
+      tool: 'thread:delete',
+      project: thread.project,
+      environment: thread.environment || null,
+      threadId: thread.id,
+      outcome: 'ok',
+      input: { id: thread.id },
+    });
+  }
+
+  async send(operator: Operator, threadId: string, text: string): Promise<ThreadView> {
+    await runTurn(this.deps, operator, threadId, text);
+    return this.view(operator, threadId);
+  }
+
+  async accept(operator: Operator, threadId: string, proposalId: string): Promise<ThreadView> {
+    await acceptProposal(this.deps, operator, await findThread(this.deps.db, operator, threadId), proposalId);
+    return this.view(operator, threadId);
+  }
+
+  async reject(operator: Operator, threadId: string, proposalId: string): Promise<ThreadView> {
+    await rejectProposal(this.deps, operator, await findThread(this.deps.db, operator, threadId), proposalId);
+    return this.view(operator, threadId);
+  }
+
+  async acceptAll(operator: Operator, threadId: string): Promise<ThreadView> {
+    await acceptAll(this.deps, operator, await findThread(this.deps.db, operator, threadId));
+    return this.view(operator, threadId);
+  }
+}

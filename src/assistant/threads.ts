@@ -1,0 +1,136 @@
+// Threads: opened on a project and environment, owned by the operator who
+// opened them (anyone else gets 404), listed with messages and proposals.
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import type { Operator } from '../access/operators.js';
+import type { ProjectDirectory } from '../domain/project-directory.js';
+import { findEnvironment } from '../domain/projects.js';
+import { notFound } from '../errors.js';
+import type { Db } from '../store/db.js';
+import { isUuid } from '../store/ids.js';
+import { messages, proposals, threads } from '../store/schema.js';
+import type { ProposalRow } from '../tools/types.js';
+import { threadState, type ProposalView, type ThreadMessageView, type ThreadView } from './views.js';
+
+export type ThreadRecord = typeof threads.$inferSelect;
+
+export interface OpenThread {
+  project?: string | null;
+  environment?: string | null;
+  page?: string | null;
+}
+
+/** Opens a thread on the panel's scope; the environment defaults to the project's first unprotected one. */
+export async function openThread(db: Db, directory: ProjectDirectory, operator: Operator, body: OpenThread): Promise<ThreadRecord> {
+  let environment = body.environment ?? '';
+  if (body.project) {
+    const project = await directory.open(operator, body.project);
+    environment = body.environment
+      ? findEnvironment(project, body.environment).name
+      : (project.environments.find((e) => !e.protected) ?? project.environments[0])?.name ?? '';
+  }
+  const [row] = await db
+    .insert(threads)
+    .values({ operatorId: operator.id, project: body.project ?? null, environment, page: body.page ?? '' })
+    .returning();
+  if (!row) throw new Error('thread insert returned no row');
+  return row;
+}
+
+/** The operator's own thread, or NotFound. */
+export async function findThread(db: Db, operator: Operator, id: string): Promise<ThreadRecord> {
+  const [row] = isUuid(id)
+    ? await db
+        .select()
+        .from(threads)
+        .where(and(eq(threads.id, id), eq(threads.operatorId, operator.id)))
+        .limit(1)
+    : [];
+  if (!row) throw notFound(`no such thread: ${id}`);
+  return row;
+}
+
+export async function listThreads(db: Db, directory: ProjectDirectory, operator: Operator): Promise<ThreadView[]> {
+  const rows = await db
+    .select()
+    .from(threads)
+    .where(eq(threads.operatorId, operator.id))
+    .orderBy(desc(threads.updatedAt), desc(threads.createdAt));
+  return describeThreads(db, directory, operator, rows);
+}
+
+export async function describeThread(db: Db, directory: ProjectDirectory, operator: Operator, row: ThreadRecord): Promise<ThreadView> {
+  const [view] = await describeThreads(db, directory, operator, [row]);
+  if (!view) throw new Error('a described thread went missing');
+  return view;
+}
+
+/** Views of several threads in three queries, whatever their number. */
+async function describeThreads(
+  db: Db,
+  directory: ProjectDirectory,
+  operator: Operator,
+  rows: ThreadRecord[],
+): Promise<ThreadView[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [messageRows, proposalRows] = await Promise.all([
+    db
+      .select({
+        threadId: messages.threadId,
+        id: messages.id,
+        role: messages.role,
+        text: messages.text,
+        stopReason: messages.stopReason,
+        at: messages.at,
+      })
+      .from(messages)
+      .where(inArray(messages.threadId, ids))
+      .orderBy(asc(messages.id)),
+    db.select().from(proposals).where(inArray(proposals.threadId, ids)).orderBy(asc(proposals.messageId), asc(proposals.position)),
+  ]);
+  const roles = new Map<string, string>();
+  for (const slug of new Set(rows.map((r) => r.project).filter((p): p is string => p !== null))) {
+    roles.set(slug, (await directory.find(operator, slug))?.role ?? 'none');
+  }
+  return rows.map((row) => {
+    const threadMessages: ThreadMessageView[] = messageRows
+      .filter((m) => m.threadId === row.id)
+      .map((m) => ({ at: m.at.toISOString(), id: m.id, role: m.role, stop_reason: m.stopReason, text: m.text }));
+    const threadProposals = proposalRows.filter((p) => p.threadId === row.id).map(proposalView);
+    return {
+      created_at: row.createdAt.toISOString(),
+      environment: row.environment,
+      id: row.id,
+      messages: threadMessages,
+      page: row.page,
+      project: row.project,
+      proposals: threadProposals,
+      role: row.project ? (roles.get(row.project) ?? 'none') : 'none',
+      state: threadState(threadMessages, threadProposals),
+      title: row.title,
+      updated_at: row.updatedAt.toISOString(),
+    };
+  });
+}
+
+export function proposalView(p: typeof proposals.$inferSelect): ProposalView {
+  return {
+    decided_at: p.decidedAt?.toISOString() ?? null,
+    environment: p.environment,
+    id: p.id,
+    message_id: p.messageId,
+    permission: p.permission,
+    project: p.project,
+    result: (p.result as Record<string, unknown> | null) ?? {},
+    rows: p.rows as ProposalRow[],
+    status: p.status,
+    tag: p.tag === 'read' ? 'read' : 'write',
+    title: p.title,
+    tool: p.tool,
+  };
+}
+
+/** Deletes the thread; its messages, proposals and parked values go with it. */
+export async function deleteThread(db: Db, thread: ThreadRecord): Promise<void> {
+  await db.delete(threads).where(eq(threads.id, thread.id));
+}

@@ -1,0 +1,258 @@
+// One turn: store the operator's message (secrets parked, rate counted), then
+// call the model up to eight times: read tools run at once as the operator,
+// write tools become pending proposals. No model call happens inside a
+// database transaction; the answer and its proposals are stored together.
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq, isNull, lt, max, or, sql } from 'drizzle-orm';
+import type { Operator } from '../access/operators.js';
+import { AppError, conflict, unavailable } from '../errors.js';
+import type { Db } from '../store/db.js';
+import { messages, parkedSecrets, proposals, threads } from '../store/schema.js';
+import type { ToolResult } from '../tools/types.js';
+import type { AssistantDeps } from './deps.js';
+import { parkSecrets } from './parking.js';
+import { historyOf, systemPrompt, type StoredMessage } from './prompt.js';
+import { trimHistory } from './providers/history.js';
+import {
+  ProviderError,
+  type ModelMessage,
+  type ModelProvider,
+  type ToolResultBlock,
+  type ToolUseBlock,
+} from './providers/types.js';
+import { countMessage } from './rate.js';
+import { findThread, proposalView, type ThreadRecord } from './threads.js';
+
+export const MAX_MODEL_CALLS = 8;
+/** A turn claim older than this was left by a server that died mid-turn. */
+const STALE_TURN_MS = 10 * 60 * 1000;
+/** Tool results larger than this are cut before the model sees them. */
+const MAX_RESULT_CHARS = 50_000;
+
+interface PendingProposal {
+  id: string;
+  toolUseId: string;
+  tool: string;
+  input: Record<string, unknown>;
+  project: string | null;
+  environment: string;
+  permission: string;
+  title: string;
+  rows: { k: string; v: string }[];
+}
+
+export async function runTurn(deps: AssistantDeps, operator: Operator, threadId: string, text: string): Promise<void> {
+  const thread = await findThread(deps.db, operator, threadId);
+  await refuseWhileBusy(deps.db, thread);
+  await claimTurn(deps.db, thread);
+  try {
+    const provider = await storeMessage(deps, operator, thread, text);
+    await converse(deps, provider, operator, thread);
+  } finally {
+    await deps.db.update(threads).set({ turnStartedAt: null }).where(eq(threads.id, thread.id));
+  }
+}
+
+async function refuseWhileBusy(db: Db, thread: ThreadRecord): Promise<void> {
+  const [waiting] = await db
+    .select({ id: proposals.id })
+    .from(proposals)
+    .where(and(eq(proposals.threadId, thread.id), eq(proposals.status, 'pending')))
+    .limit(1);
+  if (waiting) throw conflict('a proposal is still waiting for a decision; accept or reject it first');
+}
+
+/** Claims the thread for this turn with a conditional update, so two messages never run two turns. */
+async function claimTurn(db: Db, thread: ThreadRecord): Promise<void> {
+  const claimed = await db
+    .update(threads)
+    .set({ turnStartedAt: new Date() })
+    .where(
+      and(
+        eq(threads.id, thread.id),
+        or(isNull(threads.turnStartedAt), lt(threads.turnStartedAt, new Date(Date.now() - STALE_TURN_MS))),
+        sql`not exists (select 1 from ${proposals} where ${proposals.threadId} = ${thread.id} and ${proposals.status} = 'pending')`,
+      ),
+    )
+    .returning({ id: threads.id });
+  if (claimed.length === 0) throw conflict('the assistant is still answering this thread; wait for its answer');
+}
+
+/** Counts the message against the rate, parks its secrets and stores it; a 429 or 503 stores nothing. */
+async function storeMessage(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, text: string): Promise<ModelProvider> {
+  return deps.db.transaction(async (tx) => {
+    await countMessage(tx, operator.id, deps.rate);
+    const provider = deps.provider;
+    if (!provider) throw unavailable(deps.notConfigured);
+    const [numbers] = await tx
+      .select({ last: max(parkedSecrets.number) })
+      .from(parkedSecrets)
+      .where(eq(parkedSecrets.threadId, thread.id));
+    const parked = parkSecrets(text, (numbers?.last ?? 0) + 1);
+    if (parked.values.length > 0) {
+      await tx.insert(parkedSecrets).values(
+        parked.values.map((value, i) => ({ threadId: thread.id, number: (numbers?.last ?? 0) + 1 + i, sealed: deps.secretBox.seal(value) })),
+      );
+    }
+    await tx.insert(messages).values({ threadId: thread.id, role: 'user', text: parked.text });
+    await tx
+      .update(threads)
+      .set({ updatedAt: new Date(), ...(thread.title ? {} : { title: titleOf(parked.text) }) })
+      .where(eq(threads.id, thread.id));
+    return provider;
+  });
+}
+
+function titleOf(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
+
+async function converse(deps: AssistantDeps, provider: ModelProvider, operator: Operator, thread: ThreadRecord): Promise<void> {
+  const project = thread.project ? await deps.projects.find(operator, thread.project) : null;
+  const environment = project?.environments.find((e) => e.name === thread.environment) ?? null;
+  const invocation = {
+    operator,
+    via: 'assistant' as const,
+    scope: { project: thread.project, environment: thread.environment || null },
+    threadId: thread.id,
+  };
+  const tools = (await deps.executor.describe(operator, invocation.scope))
+    .filter((t) => t.allowed)
+    .map(({ name, description, input_schema }) => ({ name, description, input_schema }));
+  const system = systemPrompt({
+    operator: operator.name,
+    role: project?.role ?? 'none',
+    project: thread.project,
+    environment: thread.environment,
+    protectedEnvironment: environment?.protected ?? false,
+    page: thread.page,
+  });
+
+  const history = historyOf(await storedMessages(deps.db, thread.id), await storedProposals(deps.db, thread.id));
+  const exchange: ModelMessage[] = [];
+  const pending: PendingProposal[] = [];
+  let stopReason = 'end_turn';
+  for (let call = 1; call <= MAX_MODEL_CALLS; call++) {
+    let response;
+    try {
+      response = await provider.complete({ system, tools, messages: trimHistory([...history, ...exchange], deps.contextTokens) });
+    } catch (error) {
+      if (error instanceof ProviderError) throw unavailable(`${error.message}; your message is kept, send another to try again`);
+      throw error;
+    }
+    exchange.push({ role: 'assistant', content: response.content });
+    stopReason = response.stop_reason;
+    const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    if (uses.length === 0) break;
+    const results: ToolResultBlock[] = [];
+    for (const use of uses) results.push(await answerToolUse(deps, invocation, thread, use, pending));
+    exchange.push({ role: 'user', content: results });
+    if (stopReason !== 'tool_use') break;
+  }
+  await storeAnswer(deps.db, thread, exchange, stopReason, pending);
+}
+
+/** A read runs now; a write becomes a proposal; a refusal goes back to the model as it is. */
+async function answerToolUse(
+  deps: AssistantDeps,
+  invocation: Parameters<AssistantDeps['executor']['run']>[0],
+  thread: ThreadRecord,
+  use: ToolUseBlock,
+  pending: PendingProposal[],
+): Promise<ToolResultBlock> {
+  const tool = deps.executor.catalogue().find((t) => t.name === use.name);
+  if (!tool || tool.tag === 'read') {
+    try {
+      const outcome = await deps.executor.run(invocation, use.name, use.input);
+      return toolResult(use, outcome.result, outcome.is_error);
+    } catch (error) {
+      if (error instanceof AppError) return toolResult(use, { error: error.message }, true);
+      throw error;
+    }
+  }
+  const prepared = await deps.executor.prepare(invocation, use.name, use.input);
+  if (!prepared.ready) return toolResult(use, prepared.outcome.result, true);
+  const id = randomUUID();
+  const environment = prepared.environment?.name ?? thread.environment;
+  const rows = [...prepared.rows];
+  if (prepared.project && thread.project && prepared.project.slug !== thread.project) {
+    rows.push({ k: 'note', v: `acts on project ${prepared.project.slug}, outside this thread's project ${thread.project}` });
+  } else if (prepared.environment && thread.environment && prepared.environment.name !== thread.environment) {
+    rows.push({ k: 'note', v: `acts on ${prepared.environment.name}, outside this thread's environment ${thread.environment}` });
+  }
+  pending.push({
+    id,
+    toolUseId: use.id,
+    tool: tool.name,
+    input: prepared.input,
+    project: prepared.project?.slug ?? null,
+    environment,
+    permission: tool.permission ?? '',
+    title: proposalTitle(tool.name, prepared.input, environment),
+    rows,
+  });
+  return toolResult(use, { proposed: true, proposal: id, status: 'pending', waits_for: 'the operator to accept or reject it' }, false);
+}
+
+function proposalTitle(tool: string, input: Record<string, unknown>, environment: string): string {
+  const object = [input.path, input.name, input.operator].find((v): v is string => typeof v === 'string');
+  const where = input.environment !== undefined || ['deploy', 'rollback', 'set_secret', 'delete_secret'].includes(tool) ? ` in ${environment}` : '';
+  return `${tool.replaceAll('_', ' ')}${object ? ` ${object}` : ''}${where}`;
+}
+
+function toolResult(use: ToolUseBlock, result: ToolResult, isError: boolean): ToolResultBlock {
+  let content = JSON.stringify(result);
+  if (content.length > MAX_RESULT_CHARS) {
+    content = `${content.slice(0, MAX_RESULT_CHARS)}… [cut: the result was ${content.length} characters]`;
+  }
+  return { type: 'tool_result', tool_use_id: use.id, content, ...(isError ? { is_error: true } : {}) };
+}
+
+async function storeAnswer(db: Db, thread: ThreadRecord, exchange: ModelMessage[], stopReason: string, pending: PendingProposal[]) {
+  const text = exchange
+    .flatMap((m) => (m.role === 'assistant' ? m.content : []))
+    .flatMap((b) => (b.type === 'text' && b.text.trim() !== '' ? [b.text] : []))
+    .join('\n\n');
+  await db.transaction(async (tx) => {
+    const [answer] = await tx
+      .insert(messages)
+      .values({ threadId: thread.id, role: 'assistant', text, blocks: exchange, stopReason })
+      .returning({ id: messages.id });
+    if (!answer) throw new Error('answer insert returned no row');
+    if (pending.length > 0) {
+      await tx.insert(proposals).values(
+        pending.map((p, position) => ({
+          id: p.id,
+          threadId: thread.id,
+          messageId: answer.id,
+          position,
+          toolUseId: p.toolUseId,
+          tool: p.tool,
+          input: p.input,
+          project: p.project,
+          environment: p.environment,
+          permission: p.permission,
+          tag: 'write',
+          title: p.title,
+          rows: p.rows,
+        })),
+      );
+    }
+    await tx.update(threads).set({ updatedAt: new Date() }).where(eq(threads.id, thread.id));
+  });
+}
+
+async function storedMessages(db: Db, threadId: string): Promise<StoredMessage[]> {
+  const rows = await db
+    .select({ id: messages.id, role: messages.role, text: messages.text, blocks: messages.blocks })
+    .from(messages)
+    .where(eq(messages.threadId, threadId))
+    .orderBy(asc(messages.id));
+  return rows.map((r) => ({ ...r, blocks: (r.blocks as ModelMessage[] | null) ?? null }));
+}
+
+async function storedProposals(db: Db, threadId: string) {
+  const rows = await db.select().from(proposals).where(eq(proposals.threadId, threadId)).orderBy(asc(proposals.messageId), asc(proposals.position));
+  return rows.map(proposalView);
+}

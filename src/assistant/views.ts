@@ -1,0 +1,49 @@
+// ThreadResponse, ThreadMessage and ProposalResponse, exactly as the spec has them.
+import type { ProposalRow } from '../tools/types.js';
+
+export interface ThreadMessageView {
+  at: string;
+  id: number;
+  role: 'user' | 'assistant';
+  stop_reason: string | null;
+  text: string;
+}
+
+export interface ProposalView {
+  decided_at: string | null;
+  environment: string;
+  id: string;
+  message_id: number;
+  permission: string;
+  project: string | null;
+  /** `{}` while pending; the tool's result, or `{"error": …}` on a rejection or a failure. */
+  result: Record<string, unknown>;
+  rows: ProposalRow[];
+  status: 'pending' | 'accepted' | 'rejected' | 'failed';
+  tag: 'read' | 'write';
+  title: string;
+  tool: string;
+}
+
+export type ThreadState = 'idle' | 'waiting' | 'refused';
+
+export interface ThreadView {
+  created_at: string;
+  environment: string;
+  id: string;
+  messages: ThreadMessageView[];
+  page: string;
+  project: string | null;
+  proposals: ProposalView[];
+  role: string;
+  state: ThreadState;
+  title: string;
+  updated_at: string;
+}
+
+/** `waiting` while any proposal waits; `refused` when the last answer stopped on a refusal. */
+export function threadState(messages: ThreadMessageView[], proposals: ProposalView[]): ThreadState {
+  if (proposals.some((p) => p.status === 'pending')) return 'waiting';
+  const lastAnswer = messages.findLast((m) => m.role === 'assistant');
+  return lastAnswer?.stop_reason === 'refusal' ? 'refused' : 'idle';
+}

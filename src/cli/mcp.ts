@@ -1,0 +1,50 @@
+// `ops mcp`: an MCP server on stdio that proxies the tools of an Aion server
+// over REST (DESIGN.md §5). Stdout is the protocol; every other word goes to
+// stderr. A refused token or an unreachable server stops it at start.
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { AppError } from '../errors.js';
+import { restrictionHeaders } from '../mcp/headers.js';
+import { restBackend } from '../mcp/rest-backend.js';
+import { buildMcpServer } from '../mcp/server.js';
+import { toolList, type ConnectionSettings } from '../mcp/settings.js';
+import { clientFor, type ServerFlags } from './call.js';
+
+export interface McpFlags extends ServerFlags {
+  project?: string;
+  environment?: string;
+  readOnly?: boolean;
+  tools?: string;
+}
+
+/** Serves MCP on stdin/stdout until stdin ends; answers 1 when it cannot start. */
+export async function serveMcp(flags: McpFlags, log: (line: string) => void): Promise<number> {
+  const settings: ConnectionSettings = {
+    readOnly: flags.readOnly ?? false,
+    only: toolList(flags.tools),
+    project: flags.project ?? null,
+    environment: flags.environment ?? null,
+  };
+  const client = clientFor(flags, { 'x-aion-via': 'mcp', ...restrictionHeaders(settings) });
+  const backend = restBackend(client, settings);
+
+  let names: string[];
+  try {
+    names = (await backend.listTools()).map((tool) => tool.name);
+  } catch (error) {
+    client.close();
+    if (!(error instanceof AppError)) throw error;
+    log(`ops mcp: ${error.message}`);
+    return 1;
+  }
+  const unknown = [...(settings.only ?? [])].filter((name) => !names.includes(name));
+  if (unknown.length > 0) log(`ops mcp: --tools names tools the server does not have: ${unknown.join(', ')}`);
+
+  const server = buildMcpServer(backend, settings);
+  await server.connect(new StdioServerTransport());
+  // The client closes stdin when it is done with us; so are we.
+  process.stdin.once('end', () => {
+    void server.close().finally(() => client.close());
+  });
+  log(`ops mcp: serving the tools of ${flags.url} on stdio${settings.readOnly ? ', read-only' : ''}`);
+  return 0;
+}

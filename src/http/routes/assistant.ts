@@ -1,0 +1,219 @@
+// The assistant's HTTP API, exactly as spec/assistant-and-tools.md writes it:
+// status, threads, messages, proposals.
+import { invalid } from '../../errors.js';
+import type { Services } from '../../services.js';
+import { operatorOf } from '../auth.js';
+import { errorResponses, type RoutePlugin } from '../schemas.js';
+
+const nullableString = { type: ['string', 'null'] } as const;
+
+const statusSchema = {
+  type: 'object',
+  properties: {
+    configured: { type: 'boolean' },
+    model: { type: ['string', 'null'], description: '`anthropic` or `fake`; null when nothing is configured.' },
+    sentence: { type: 'string', description: 'The sentence the panel prints when `configured` is false, "" otherwise.' },
+  },
+  required: ['configured', 'model', 'sentence'],
+  additionalProperties: false,
+} as const;
+
+const rowSchema = {
+  type: 'object',
+  properties: { k: { type: 'string' }, v: { type: 'string' } },
+  required: ['k', 'v'],
+  additionalProperties: false,
+} as const;
+
+const proposalSchema = {
+  type: 'object',
+  properties: {
+    decided_at: nullableString,
+    environment: { type: 'string' },
+    id: { type: 'string', format: 'uuid' },
+    message_id: { type: 'integer' },
+    permission: { type: 'string' },
+    project: nullableString,
+    result: { type: 'object', additionalProperties: true, description: 'Present once decided. {"error": "…"} on a rejection or a failure.' },
+    rows: { type: 'array', items: rowSchema },
+    status: { type: 'string', enum: ['pending', 'accepted', 'rejected', 'failed'] },
+    tag: { type: 'string', enum: ['read', 'write'] },
+    title: { type: 'string' },
+    tool: { type: 'string' },
+  },
+  required: ['environment', 'id', 'message_id', 'permission', 'result', 'rows', 'status', 'tag', 'title', 'tool'],
+  additionalProperties: false,
+} as const;
+
+const messageSchema = {
+  type: 'object',
+  properties: {
+    at: { type: 'string' },
+    id: { type: 'integer' },
+    role: { type: 'string', enum: ['user', 'assistant'] },
+    stop_reason: nullableString,
+    text: { type: 'string', description: 'Every text block of the turn, joined with a blank line.' },
+  },
+  required: ['at', 'id', 'role', 'text'],
+  additionalProperties: false,
+} as const;
+
+const threadSchema = {
+  type: 'object',
+  properties: {
+    created_at: { type: 'string' },
+    environment: { type: 'string' },
+    id: { type: 'string', format: 'uuid' },
+    messages: { type: 'array', items: messageSchema },
+    page: { type: 'string' },
+    project: nullableString,
+    proposals: { type: 'array', items: proposalSchema },
+    role: { type: 'string', description: "The caller's role name in this thread's project." },
+    state: { type: 'string', enum: ['idle', 'waiting', 'refused'] },
+    title: { type: 'string' },
+    updated_at: { type: 'string' },
+  },
+  required: ['created_at', 'environment', 'id', 'messages', 'page', 'proposals', 'role', 'state', 'title', 'updated_at'],
+  additionalProperties: false,
+} as const;
+
+const threadParams = {
+  type: 'object',
+  properties: { id: { type: 'string', maxLength: 100 } },
+  required: ['id'],
+} as const;
+
+const proposalParams = {
+  type: 'object',
+  properties: { id: { type: 'string', maxLength: 100 }, proposal_id: { type: 'string', maxLength: 100 } },
+  required: ['id', 'proposal_id'],
+} as const;
+
+const MAX_MESSAGE = 8000;
+
+export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
+  const { assistant } = services;
+  const tags = ['assistant'];
+
+  app.get(
+    '/assistant/status',
+    { schema: { summary: 'Whether the assistant is set up, and when not, the sentence that says why', tags, response: { 200: statusSchema, ...errorResponses(401) } } },
+    async () => assistant.status(),
+  );
+
+  app.get(
+    '/assistant/threads',
+    {
+      schema: {
+        summary: "This operator's threads, newest first, with their messages and proposals",
+        tags,
+        response: { 200: { type: 'array', items: threadSchema }, ...errorResponses(401) },
+      },
+    },
+    async (request) => assistant.list(operatorOf(request)),
+  );
+
+  app.post(
+    '/assistant/threads',
+    {
+      schema: {
+        summary: 'Open a thread on the panel’s project and environment, which fill in what the model leaves out',
+        tags,
+        body: {
+          type: 'object',
+          properties: {
+            environment: { ...nullableString, maxLength: 200 },
+            page: { ...nullableString, maxLength: 2000 },
+            project: { ...nullableString, maxLength: 200 },
+          },
+          additionalProperties: false,
+        },
+        response: { 200: threadSchema, ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (request) => assistant.open(operatorOf(request), request.body ?? {}),
+  );
+
+  app.get(
+    '/assistant/threads/:id',
+    { schema: { summary: 'One conversation with its messages and proposals', tags, params: threadParams, response: { 200: threadSchema, ...errorResponses(401, 404) } } },
+    async (request) => assistant.view(operatorOf(request), request.params.id),
+  );
+
+  app.delete(
+    '/assistant/threads/:id',
+    {
+      schema: {
+        summary: 'Delete a thread, and forget every secret value parked for it',
+        tags,
+        params: threadParams,
+        response: { 204: { type: 'null', description: 'Deleted' }, ...errorResponses(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      await assistant.remove(operatorOf(request), request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/assistant/threads/:id/messages',
+    {
+      schema: {
+        summary: 'Send a message and get the answer, with any changes the assistant proposes',
+        tags,
+        params: threadParams,
+        body: {
+          type: 'object',
+          properties: { text: { type: 'string', minLength: 1, maxLength: MAX_MESSAGE, description: 'What the operator typed. 1 to 8000 characters.' } },
+          required: ['text'],
+          additionalProperties: false,
+        },
+        response: { 200: threadSchema, ...errorResponses(401, 404, 409, 422, 429, 503) },
+      },
+    },
+    async (request) => {
+      if (request.body.text.trim() === '') throw invalid('the message is empty; type what you want the assistant to do');
+      return assistant.send(operatorOf(request), request.params.id, request.body.text);
+    },
+  );
+
+  app.post(
+    '/assistant/threads/:id/proposals/accept-all',
+    {
+      schema: {
+        summary: 'Accept every waiting proposal of the newest answer, in order, stopping at the first that fails',
+        tags,
+        params: threadParams,
+        response: { 200: threadSchema, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => assistant.acceptAll(operatorOf(request), request.params.id),
+  );
+
+  app.post(
+    '/assistant/threads/:id/proposals/:proposal_id/accept',
+    {
+      schema: {
+        summary: 'Accept one proposal, which carries out the change with your permissions',
+        tags,
+        params: proposalParams,
+        response: { 200: threadSchema, ...errorResponses(401, 404, 409) },
+      },
+    },
+    async (request) => assistant.accept(operatorOf(request), request.params.id, request.params.proposal_id),
+  );
+
+  app.post(
+    '/assistant/threads/:id/proposals/:proposal_id/reject',
+    {
+      schema: {
+        summary: 'Reject one proposal. Nothing changes',
+        tags,
+        params: proposalParams,
+        response: { 200: threadSchema, ...errorResponses(401, 404, 409) },
+      },
+    },
+    async (request) => assistant.reject(operatorOf(request), request.params.id, request.params.proposal_id),
+  );
+};

@@ -1,0 +1,125 @@
+// A client for an Aion server's tool routes, shared by `ops mcp`, `ops tools`
+// and `ops call`. One keep-alive agent, so a tool call reuses its connection
+// and the proxy adds little to the REST call it makes. Statuses become the
+// AppError kinds the server mapped them from; network failures are
+// `unavailable`, with a sentence that names the server.
+import http from 'node:http';
+import https from 'node:https';
+import { AppError, type ErrorKind } from '../errors.js';
+import { STATUS } from '../http/errors.js';
+import type { ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
+
+export interface Where {
+  project?: string | null;
+  environment?: string | null;
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+const KIND_OF_STATUS = new Map<number, ErrorKind>(
+  Object.entries(STATUS).map(([kind, status]) => [status, kind as ErrorKind]),
+);
+
+export class AionClient {
+  private readonly base: string;
+  private readonly agent: http.Agent;
+  private readonly request: typeof http.request;
+
+  constructor(
+    url: string,
+    private readonly token: string,
+    /** Sent with every request: how the caller wants its calls audited and restricted. */
+    private readonly headers: Record<string, string> = {},
+  ) {
+    this.base = url.replace(/\/+$/, '');
+    const secure = new URL(this.base).protocol === 'https:';
+    this.agent = secure ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+    this.request = secure ? https.request : http.request;
+  }
+
+  async tools(where: Where = {}): Promise<ToolDescriptor[]> {
+    const query = new URLSearchParams();
+    if (where.project) query.set('project', where.project);
+    if (where.environment) query.set('environment', where.environment);
+    const path = `/api/v1/assistant/tools${query.size > 0 ? `?${query}` : ''}`;
+    const body = this.expect(await this.send('GET', path));
+    if (!isObject(body) || !Array.isArray(body.tools)) throw this.malformed();
+    return body.tools as ToolDescriptor[];
+  }
+
+  async call(name: string, input: Record<string, unknown>): Promise<ToolCallResponse> {
+    const body = this.expect(await this.send('POST', `/api/v1/assistant/tools/${encodeURIComponent(name)}`, input));
+    if (!isObject(body) || typeof body.tool !== 'string' || typeof body.is_error !== 'boolean' || !isObject(body.result)) {
+      throw this.malformed();
+    }
+    return { tool: body.tool, is_error: body.is_error, result: body.result };
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+
+  private expect({ status, body }: Answer): unknown {
+    if (status === 200) return body;
+    if (status === 401) {
+      throw new AppError('bad_token', `the Aion server at ${this.base} refused the token; check --token or AION_TOKEN`);
+    }
+    const sentence = isObject(body) && typeof body.error === 'string' ? body.error : `the Aion server answered ${status}`;
+    throw new AppError(KIND_OF_STATUS.get(status) ?? 'unavailable', sentence);
+  }
+
+  private malformed(): AppError {
+    return new AppError('unavailable', `the server at ${this.base} did not answer like an Aion server; check --url or AION_URL`);
+  }
+
+  private async send(method: string, path: string, input?: unknown): Promise<Answer> {
+    try {
+      return await this.once(method, path, input);
+    } catch (error) {
+      // A kept-alive connection the server closed while idle fails on reuse
+      // before the server reads anything; the documented remedy is to retry once.
+      if (isStaleSocket(error)) return await this.once(method, path, input).catch((again) => this.unreachable(again));
+      return this.unreachable(error);
+    }
+  }
+
+  private once(method: string, path: string, input?: unknown): Promise<Answer> {
+    const payload = input === undefined ? undefined : JSON.stringify(input);
+    const headers: Record<string, string> = { ...this.headers, authorization: `Bearer ${this.token}`, accept: 'application/json' };
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    return new Promise((resolve, reject) => {
+      const req = this.request(this.base + path, { method, headers, agent: this.agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('error', reject);
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: parseJson(Buffer.concat(chunks).toString('utf8')) }));
+      });
+      req.on('error', (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
+      req.end(payload);
+    });
+  }
+
+  private unreachable(error: unknown): never {
+    const code = error instanceof Error && 'code' in error ? String(error.code) : String(error);
+    throw new AppError('unavailable', `cannot reach the Aion server at ${this.base} (${code}); is it running there?`);
+  }
+}
+
+function isStaleSocket(error: unknown): boolean {
+  return error instanceof Error && 'reusedSocket' in error && error.reusedSocket === true && 'code' in error && error.code === 'ECONNRESET';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

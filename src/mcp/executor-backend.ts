@@ -1,0 +1,22 @@
+// The backend of `/mcp`: the catalogue and the executor of this server, run
+// in-process as the request's operator, with the connection's settings as the
+// invocation's scope and restrictions, so the executor enforces them.
+import type { Operator } from '../access/operators.js';
+import type { Executor } from '../tools/executor.js';
+import type { ToolBackend } from './backend.js';
+import type { ConnectionSettings } from './settings.js';
+
+export function executorBackend(executor: Executor, operator: Operator, settings: ConnectionSettings): ToolBackend {
+  const scope = { project: settings.project, environment: settings.environment };
+  return {
+    listTools: () => executor.describe(operator, scope),
+    callTool: async (name, input) => {
+      const { tool, is_error, result } = await executor.run(
+        { operator, via: 'mcp', scope, readOnly: settings.readOnly, only: settings.only },
+        name,
+        input,
+      );
+      return { tool, is_error, result };
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// The one MCP server builder, for `ops mcp` (stdio) and `/mcp` (Streamable
+// HTTP): tools/list and tools/call over a backend. The low-level Server fits a
+// catalogue that is JSON Schema, fetched at run time, and validated by the
+// executor; McpServer wants each tool registered up front with a Zod shape.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { AppError } from '../errors.js';
+import type { ToolBackend } from './backend.js';
+import type { ConnectionSettings } from './settings.js';
+import { callResult, errorResult, isListed, mcpTool } from './tools.js';
+
+const SERVER_INFO = { name: 'aion-ops', version: '0.1.0' };
+
+const INSTRUCTIONS =
+  'Aion Ops keeps the configuration of services as documents in projects and deploys them to environments. ' +
+  'Every tool runs with the permissions of the operator whose token this connection uses; call whoami first to learn them. ' +
+  'A refusal or failure is a result with isError and a sentence that says why.';
+
+// The Server makes a validator for elicitation, which these servers never
+// ask for; one shared instance keeps a server per HTTP request cheap.
+const validator = new AjvJsonSchemaValidator();
+
+export function buildMcpServer(backend: ToolBackend, settings: Pick<ConnectionSettings, 'readOnly' | 'only'>): Server {
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: validator,
+  });
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    // A failure here (the server gone) answers as a JSON-RPC error with its sentence.
+    const tools = await backend.listTools();
+    return { tools: tools.filter((tool) => isListed(tool, settings)).map(mcpTool) };
+  });
+
+  // Whatever stops a call (no such tool, input that misses the schema, the
+  // server gone) is a tool error with a sentence the model can act on, as
+  // the SDK's own McpServer answers an unknown tool.
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: input = {} } = request.params;
+    try {
+      return callResult(await backend.callTool(name, input));
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return errorResult(error.kind === 'not_found' ? `no such tool: ${name}; tools/list names this connection's tools` : error.message);
+    }
+  });
+
+  return server;
+}
+

@@ -1,0 +1,24 @@
+// What an MCP connection is allowed and where it points, whichever transport
+// carries it: `ops mcp`'s flags and `/mcp`'s X-Aion-* headers both become this.
+
+export interface ConnectionSettings {
+  /** Write tools are hidden from the list and refused by the executor. */
+  readOnly: boolean;
+  /** Only these tools exist on this connection; null: every tool. */
+  only: ReadonlySet<string> | null;
+  /** Fills a `project` the model leaves out. */
+  project: string | null;
+  /** Fills an `environment` the model leaves out. */
+  environment: string | null;
+}
+
+export const UNRESTRICTED: ConnectionSettings = { readOnly: false, only: null, project: null, environment: null };
+
+/** `a, b,c` → {a, b, c}; nothing named → null (every tool). */
+export function toolList(text: string | null | undefined): ReadonlySet<string> | null {
+  const names = (text ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  return names.length === 0 ? null : new Set(names);
+}

@@ -1,0 +1,91 @@
+// Deployments of one environment: history, what is live, deploy, rollback.
+import { deploy, listDeployments, liveConfig, rollback } from '../../domain/deployments.js';
+import { scopeProperties, withInput } from '../types.js';
+import { pathProperty, revisionProperty } from './documents.js';
+
+const DEFAULT_LIMIT = 20;
+
+const where = { project: scopeProperties.project, environment: scopeProperties.environment } as const;
+
+export const deploymentTools = [
+  withInput({
+    type: 'object',
+    properties: { ...where, limit: { type: 'integer', minimum: 1, maximum: 100, default: DEFAULT_LIMIT } },
+    additionalProperties: false,
+  }).define({
+    name: 'list_deployments',
+    description: "An environment's deployments, newest first: number, path, revision, who, via, when, whether a rollback.",
+    permission: 'project:read',
+    tag: 'read',
+    scope: 'environment',
+    run: async ({ db, project, environment }, input) => ({
+      project: project.slug,
+      environment: environment.name,
+      deployments: await listDeployments(db, environment, input.limit ?? DEFAULT_LIMIT),
+    }),
+  }),
+  withInput({
+    type: 'object',
+    properties: { ...where, path: pathProperty },
+    additionalProperties: false,
+  }).define({
+    name: 'get_live_config',
+    description:
+      'What is live in an environment, or at one path: revision, deployment number and content, secret references left unresolved.',
+    permission: 'project:read',
+    tag: 'read',
+    scope: 'environment',
+    run: async ({ db, project, environment }, input) => ({
+      project: project.slug,
+      environment: environment.name,
+      live: await liveConfig(db, environment, input.path),
+    }),
+  }),
+  withInput({
+    type: 'object',
+    properties: { ...where, path: pathProperty, revision: revisionProperty },
+    required: ['path'],
+    additionalProperties: false,
+  }).define({
+    name: 'deploy',
+    description:
+      'Put a revision (default: current) of a document live in an environment. Refused when check_document finds diagnostics there. Returns the deployment number.',
+    permission: 'deploy',
+    tag: 'write',
+    scope: 'environment',
+    rows: (input) => [
+      { k: 'project', v: input.project ?? '' },
+      { k: 'environment', v: input.environment ?? '' },
+      { k: 'path', v: input.path },
+      { k: 'revision', v: input.revision === undefined ? 'current' : `r${input.revision}` },
+    ],
+    run: async ({ db, project, environment, operator, via }, input) => ({
+      project: project.slug,
+      environment: environment.name,
+      ...(await deploy(db, { project, environment, operator, via }, input.path, input.revision)),
+    }),
+  }),
+  withInput({
+    type: 'object',
+    properties: { ...where, path: pathProperty },
+    required: ['path'],
+    additionalProperties: false,
+  }).define({
+    name: 'rollback',
+    description: 'Deploy again the revision of a document that was live in an environment before the current one.',
+    permission: 'deploy',
+    tag: 'write',
+    scope: 'environment',
+    rows: (input) => [
+      { k: 'project', v: input.project ?? '' },
+      { k: 'environment', v: input.environment ?? '' },
+      { k: 'path', v: input.path },
+      { k: 'revision', v: 'the one live before the current' },
+    ],
+    run: async ({ db, project, environment, operator, via }, input) => ({
+      project: project.slug,
+      environment: environment.name,
+      ...(await rollback(db, { project, environment, operator, via }, input.path)),
+    }),
+  }),
+];

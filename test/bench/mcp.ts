@@ -1,0 +1,86 @@
+// The MCP round trip (DESIGN.md §11): p50 of one tools/call through `ops mcp`
+// (SDK client over stdio) and through `/mcp` (SDK client over Streamable
+// HTTP), each against the same call over REST in the same run; and, for
+// scale, the SDK's own stdio round trip with server-everything's `echo`.
+// Needs the build (dist/main.js) and a server with the demo project `shop`.
+import { createRequire } from 'node:module';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { OPS_BIN } from '../helpers/paths.js';
+import { latencyAtOne, median, ms, percentile, type Row } from './lib.js';
+
+const ROUNDS = 3;
+const CALLS = 1000;
+const WARM_UP = 200;
+const TARGET_MS = 1;
+
+const CALL = { name: 'list_environments', arguments: { project: 'shop' } };
+const EVERYTHING_BIN = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
+
+/** p50 in ms of sequential calls of one tool on a connected client. */
+async function callP50(client: Client, call: { name: string; arguments: Record<string, unknown> }): Promise<number> {
+  for (let i = 0; i < WARM_UP; i++) await client.callTool(call);
+  const samples: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    const started = process.hrtime.bigint();
+    const result = await client.callTool(call);
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+    if (result.isError) throw new Error(`${call.name} failed: ${JSON.stringify(result.content)}`);
+  }
+  return percentile(samples.sort((a, b) => a - b), 50);
+}
+
+async function connected(transport: Transport): Promise<Client> {
+  const client = new Client({ name: 'aion-bench', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+export async function benchMcp(url: string, token: string): Promise<Row[]> {
+  const env = { PATH: process.env.PATH ?? '' };
+  const opsMcp = await connected(
+    new StdioClientTransport({ command: process.execPath, args: [OPS_BIN, 'mcp', '--url', url, '--token', token], env, stderr: 'ignore' }),
+  );
+  const httpMcp = await connected(
+    new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+  );
+  const everything = await connected(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING_BIN, 'stdio'], env, stderr: 'ignore' }));
+  const rest = {
+    method: 'POST',
+    path: `/api/v1/assistant/tools/${CALL.name}`,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(CALL.arguments),
+  };
+
+  const rounds = { rest: [] as number[], stdio: [] as number[], http: [] as number[], echo: [] as number[] };
+  try {
+    // Alternate the measures in each round so the machine's noise hits all alike.
+    for (let round = 0; round < ROUNDS; round++) {
+      rounds.rest.push((await latencyAtOne(url, rest, CALLS)).p50);
+      rounds.stdio.push(await callP50(opsMcp, CALL));
+      rounds.http.push(await callP50(httpMcp, CALL));
+      rounds.echo.push(await callP50(everything, { name: 'echo', arguments: { message: 'hello' } }));
+    }
+  } finally {
+    await Promise.all([opsMcp.close(), httpMcp.close(), everything.close()]);
+  }
+
+  const restP50 = median(rounds.rest);
+  const overhead = (measure: string, samples: number[]): Row => {
+    const p50 = median(samples);
+    return {
+      measure,
+      figure: `${ms(p50)} (+${ms(p50 - restP50)})`,
+      target: `≤ REST + ${TARGET_MS} ms`,
+      met: p50 - restP50 <= TARGET_MS,
+    };
+  };
+  return [
+    { measure: `tools/call ${CALL.name} over REST, c=1 p50`, figure: ms(restP50), target: 'reference', met: null },
+    overhead('ops mcp (stdio) tools/call round trip p50', rounds.stdio),
+    overhead('/mcp (Streamable HTTP) tools/call round trip p50', rounds.http),
+    { measure: 'server-everything echo over stdio p50 (the SDK alone)', figure: ms(median(rounds.echo)), target: 'reference', met: null },
+  ];
+}

@@ -1,0 +1,172 @@
+// The same MCP contract over both transports: `ops mcp` on stdio (proxying
+// REST) and `/mcp` over Streamable HTTP (in-process). Listing with
+// annotations, reads, refusals, schema mismatches, unknown tools, scope
+// filling, read-only, the tool filter, and the audit of every call as `mcp`.
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client as restClient } from '../helpers/http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { answerOf, httpClient, stdioClient } from './clients.js';
+
+interface Connection {
+  project?: string;
+  environment?: string;
+  readOnly?: boolean;
+  tools?: string[];
+}
+
+type Connect = (server: TestServer, operator: string, connection?: Connection) => Promise<Client>;
+
+const TRANSPORTS: [string, Connect][] = [
+  [
+    'ops mcp (stdio)',
+    async (server, operator, { project, environment, readOnly, tools } = {}) => {
+      const flags = [
+        ...(project ? ['--project', project] : []),
+        ...(environment ? ['--environment', environment] : []),
+        ...(readOnly ? ['--read-only'] : []),
+        ...(tools ? ['--tools', tools.join(',')] : []),
+      ];
+      return (await stdioClient(server.url, server.demoTokens[operator] ?? '', flags)).client;
+    },
+  ],
+  [
+    '/mcp (Streamable HTTP)',
+    async (server, operator, { project, environment, readOnly, tools } = {}) => {
+      const headers: Record<string, string> = {
+        ...(project ? { 'X-Aion-Project': project } : {}),
+        ...(environment ? { 'X-Aion-Environment': environment } : {}),
+        ...(readOnly ? { 'X-Aion-Read-Only': '1' } : {}),
+        ...(tools ? { 'X-Aion-Tools': tools.join(',') } : {}),
+      };
+      return httpClient(server.url, server.demoTokens[operator] ?? '', headers);
+    },
+  ],
+];
+
+let server: TestServer;
+const open: Client[] = [];
+
+beforeAll(async () => {
+  server = await startTestServer('pglite', { demo: true });
+});
+afterAll(async () => {
+  for (const client of open) await client.close();
+  await server.stop();
+});
+
+describe.each(TRANSPORTS)('%s', (_name, connect) => {
+  const as = async (operator: string, connection?: Connection) => {
+    const client = await connect(server, operator, connection);
+    open.push(client);
+    return client;
+  };
+  const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
+    answerOf(await client.callTool({ name, arguments: args }));
+
+  it('lists every tool with its schema; reads are read-only, writes destructive', async () => {
+    const { tools } = await (await as('ada')).listTools();
+    const catalogue = (await restClient(server.url, server.demoTokens.ada ?? '').get('/api/v1/assistant/tools')).body as {
+      tools: { name: string; tag: string; input_schema: unknown; description: string }[];
+    };
+    expect(tools.map((t) => t.name)).toEqual(catalogue.tools.map((t) => t.name));
+    for (const descriptor of catalogue.tools) {
+      const tool = tools.find((t) => t.name === descriptor.name);
+      expect(tool?.description).toBe(descriptor.description);
+      expect(tool?.inputSchema).toEqual(descriptor.input_schema);
+      if (descriptor.tag === 'read') expect(tool?.annotations).toEqual({ readOnlyHint: true });
+      else expect(tool?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true });
+    }
+    expect(tools.find((t) => t.name === 'list_environments')?.annotations?.readOnlyHint).toBe(true);
+    expect(tools.find((t) => t.name === 'create_environment')?.annotations?.destructiveHint).toBe(true);
+  });
+
+  it('runs a read tool and answers with structured content and the same JSON as text', async () => {
+    const answer = await call(await as('olive'), 'list_environments', { project: 'shop' });
+    expect(answer.isError).toBe(false);
+    expect(answer.result.project).toBe('shop');
+    const environments = answer.result.environments as { name: string; protected: boolean }[];
+    expect(environments.map((e) => [e.name, e.protected])).toEqual([
+      ['production', true],
+      ['staging', false],
+    ]);
+  });
+
+  it("answers a refusal as isError with the executor's sentence", async () => {
+    const answer = await call(await as('vic'), 'create_environment', { project: 'shop', name: 'qa' });
+    expect(answer).toEqual({
+      isError: true,
+      result: { error: 'you need environment:manage on shop; your role there is viewer' },
+    });
+  });
+
+  it('answers input that misses the schema as isError with the validation sentence', async () => {
+    const client = await as('ada');
+    expect(await call(client, 'create_environment', { project: 'shop', name: 'Not Valid' })).toEqual({
+      isError: true,
+      result: { error: 'create_environment: input.name must match pattern "^[a-z0-9][a-z0-9-]{0,62}$"' },
+    });
+    expect(await call(client, 'whoami', { verbose: true })).toEqual({
+      isError: true,
+      result: { error: 'whoami: input has an unknown property verbose; remove it' },
+    });
+  });
+
+  it('answers an unknown tool as isError with a sentence', async () => {
+    expect(await call(await as('ada'), 'drop_tables')).toEqual({
+      isError: true,
+      result: { error: "no such tool: drop_tables; tools/list names this connection's tools" },
+    });
+  });
+
+  it("fills the connection's project and environment where the call leaves them out", async () => {
+    const client = await as('dev', { project: 'shop', environment: 'staging' });
+    const environments = await call(client, 'list_environments');
+    expect(environments.isError).toBe(false);
+    expect(environments.result.project).toBe('shop');
+    const secrets = await call(client, 'list_secrets');
+    expect(secrets.isError).toBe(false);
+    expect([secrets.result.project, secrets.result.environment]).toEqual(['shop', 'staging']);
+    // What the call names wins; a tool without those fields gets none.
+    expect((await call(client, 'list_secrets', { environment: 'production' })).result.environment).toBe('production');
+    expect((await call(client, 'whoami')).result.operator).toBe('dev');
+  });
+
+  it('read-only: hides the write tools, and refuses one called by name', async () => {
+    const client = await as('ada', { readOnly: true });
+    const { tools } = await client.listTools();
+    expect(tools.length).toBeGreaterThan(0);
+    expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+    expect(tools.map((t) => t.name)).not.toContain('create_environment');
+    expect(await call(client, 'create_environment', { project: 'shop', name: 'qa' })).toEqual({
+      isError: true,
+      result: { error: 'create_environment is a write tool, and this connection is read-only' },
+    });
+    expect((await call(client, 'list_environments', { project: 'shop' })).isError).toBe(false);
+  });
+
+  it('--tools / X-Aion-Tools: only the named tools exist', async () => {
+    const client = await as('ada', { tools: ['whoami', 'list_environments'] });
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['whoami', 'list_environments']);
+    expect((await call(client, 'whoami')).isError).toBe(false);
+    expect(await call(client, 'list_members', { project: 'shop' })).toEqual({
+      isError: true,
+      result: { error: "no such tool: list_members; tools/list names this connection's tools" },
+    });
+  });
+
+  it('audits every call with via mcp, refusals and failures too', async () => {
+    const ada = restClient(server.url, server.demoTokens.ada ?? '');
+    const newest = async (tool: string) => {
+      const answer = await ada.post('/api/v1/assistant/tools/read_audit', { project: 'shop', tool, limit: 1 });
+      return (answer.body as { result: { entries: Record<string, unknown>[] } }).result.entries[0];
+    };
+    const olive = await as('olive');
+    await call(olive, 'list_members', { project: 'shop' });
+    expect(await newest('list_members')).toMatchObject({ via: 'mcp', operator: 'olive', outcome: 'ok', project: 'shop' });
+    await call(await as('vic'), 'set_member_role', { project: 'shop', operator: 'vic', role: 'admin' });
+    expect(await newest('set_member_role')).toMatchObject({ via: 'mcp', operator: 'vic', outcome: 'refused' });
+    await call(await as('ada'), 'remove_member', { project: 'shop', operator: 'nobody' });
+    expect(await newest('remove_member')).toMatchObject({ via: 'mcp', operator: 'ada', outcome: 'error' });
+  });
+});
