@@ -44,7 +44,12 @@ export async function benchMcp(url: string, token: string): Promise<Row[]> {
     new StdioClientTransport({ command: process.execPath, args: [OPS_BIN, 'mcp', '--url', url, '--token', token], env, stderr: 'ignore' }),
   );
   const httpMcp = await connected(
-    new StreamableHTTPClientTransport(new URL('/mcp', url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    new StreamableHTTPClientTransport(new URL('/mcp', url), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+      // The transport passes one AbortSignal to every fetch, and undici leaves
+      // a listener on it per request (thousands here); each request gets none.
+      fetch: (input, init) => fetch(input, { ...init, signal: null }),
+    }),
   );
   const everything = await connected(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING_BIN, 'stdio'], env, stderr: 'ignore' }));
   const rest = {

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CATALOGUE } from '../../src/tools/catalogue/index.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { assistantRows } from './assistant.js';
 import { latencyAtOne, median, ms, printTable, throughputAt, type Row, type Target } from './lib.js';
 
 const ROUNDS = 3;
@@ -48,7 +49,8 @@ async function main() {
   let server: ServerProcess | null = null;
   try {
     process.stdout.write('starting ops serve --demo on a new embedded store…\n');
-    server = await spawnServer(['--demo', '--data', dataDir]);
+    // A rate the benchmark cannot reach: it measures the assistant, not its limiter.
+    server = await spawnServer(['--demo', '--data', dataDir], { AION_ASSISTANT_RATE: '1000000/1h' });
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-tokens.json'), 'utf8')) as Record<string, string>;
     const auth = { authorization: `Bearer ${demo.ada}` };
 
@@ -94,6 +96,7 @@ async function main() {
       { measure: 'errors during load', figure: String(bare32.errors + projects32.errors + read32.errors + write32.errors), target: '0', met: bare32.errors + projects32.errors + read32.errors + write32.errors === 0 },
       { measure: 'memory after the load (RSS)', figure: `${loaded.toFixed(0)} MB`, target: '', met: null },
     );
+    rows.push(...(await assistantRows(server.url, demo)));
     await server.stop();
     server = null;
 

@@ -27,6 +27,7 @@ function toTool(tool: ModelTool, last: boolean): Anthropic.Tool {
   return {
     name: tool.name,
     description: tool.description,
+    // The API takes only object schemas; the catalogue's are objects already, which the SDK's type cannot know.
     input_schema: { ...tool.input_schema, type: 'object' },
     ...(last ? { cache_control: CACHED } : {}),
   };

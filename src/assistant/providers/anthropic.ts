@@ -28,7 +28,7 @@ export function createAnthropicProvider(options: AnthropicOptions): ModelProvide
     name: 'anthropic',
     async complete(request, signal) {
       try {
-        return fromMessage(await client.messages.create(toCreateParams(request, options.model), {}));
+        return fromMessage(await client.messages.create(toCreateParams(request, options.model), { signal }));
       } catch (error) {
         throw toProviderError(error, failure);
       }

@@ -26,7 +26,7 @@ export function readScript(text: string): ScriptLine[] {
 }
 
 function readLine(line: string): ScriptLine | null {
-  const [, word = '', rest = ''] = /^(\S*)\s*([\s\S]*)$/.exec(line) ?? [];
+  const [word, rest] = splitFirstWord(line);
   switch (word) {
     case '/tool':
       return readTool(rest);
@@ -46,11 +46,17 @@ function readLine(line: string): ScriptLine | null {
 }
 
 function readTool(rest: string): ScriptLine {
-  const [, name = '', json = ''] = /^(\S*)\s*([\s\S]*)$/.exec(rest) ?? [];
+  const [name, json] = splitFirstWord(rest);
   if (!name) return bad('/tool needs a tool name');
   const input = json ? parseJsonObject(json) : {};
   if (!input) return bad(`/tool ${quote(name)} needs a JSON object as its input; got ${quote(json)}`);
   return { command: 'tool', name, input };
+}
+
+/** The first word of a trimmed text and the rest after it. */
+function splitFirstWord(text: string): [string, string] {
+  const [, word = '', rest = ''] = /^(\S*)\s*([\s\S]*)$/.exec(text) ?? [];
+  return [word, rest];
 }
 
 function bad(sentence: string): ScriptLine {

@@ -4,8 +4,9 @@ import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAnthropicProvider, type AnthropicOptions } from '../../../src/assistant/providers/anthropic.js';
 import { trimHistory } from '../../../src/assistant/providers/history.js';
-import { ProviderError, type ModelMessage, type ModelRequest } from '../../../src/assistant/providers/types.js';
+import type { ModelMessage, ModelRequest, ProviderError } from '../../../src/assistant/providers/types.js';
 import { apiError, message, startMessagesApi, type MessagesApi, type Responder } from './messages-api-server.js';
+import { providerFailure } from './provider-failure.js';
 
 const API_KEY = 'sk-ant-api03-TESTKEY-never-in-an-error-0123456789';
 
@@ -27,15 +28,6 @@ afterEach(async () => {
 async function providerAnswering(respond: Responder, options: Partial<AnthropicOptions> = {}) {
   api = await startMessagesApi(respond);
   return createAnthropicProvider({ apiKey: API_KEY, model: 'claude-test', baseURL: api.baseURL, maxRetries: 0, ...options });
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => null,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
 }
 
 describe('anthropic provider: requests', () => {
@@ -137,14 +129,14 @@ describe('anthropic provider: failures', () => {
     [404, 'not_found_error', 'model: claude-nope', 'Anthropic refused the request (HTTP 404): model: claude-nope'],
   ])('answers %i with a sentence', async (status, type, text, sentence) => {
     const provider = await providerAnswering(() => apiError(status, type, text));
-    const error = await failure(provider.complete(request));
+    const error = await providerFailure(provider.complete(request));
     expect(error.message).toBe(sentence);
     expect(api?.requests).toHaveLength(1);
   });
 
   it('says it gave up after the retries', async () => {
     const provider = await providerAnswering(() => apiError(429, 'rate_limit_error', 'slow down', { 'retry-after-ms': '1' }), { maxRetries: 2 });
-    const error = await failure(provider.complete(request));
+    const error = await providerFailure(provider.complete(request));
     expect(error.message).toBe('rate limited by Anthropic; try again in a moment');
     expect(api?.requests).toHaveLength(3);
   });
@@ -152,7 +144,7 @@ describe('anthropic provider: failures', () => {
   it('times out when the API never answers', async () => {
     const provider = await providerAnswering(() => 'hang', { timeoutMs: 150 });
     const started = Date.now();
-    const error = await failure(provider.complete(request));
+    const error = await providerFailure(provider.complete(request));
     expect(error.message).toBe('Anthropic did not answer within 0.15 s; try again in a moment');
     expect(Date.now() - started).toBeLessThan(5_000);
   });
@@ -161,7 +153,7 @@ describe('anthropic provider: failures', () => {
     const closed = await startMessagesApi(() => 'hang');
     await closed.close();
     const provider = createAnthropicProvider({ apiKey: API_KEY, model: 'claude-test', baseURL: closed.baseURL, maxRetries: 0 });
-    const error = await failure(provider.complete(request));
+    const error = await providerFailure(provider.complete(request));
     expect(error.message).toBe(`could not reach the Anthropic API at ${new URL(closed.baseURL).host}; check the network and ANTHROPIC_BASE_URL`);
   });
 
@@ -170,7 +162,7 @@ describe('anthropic provider: failures', () => {
     const controller = new AbortController();
     const pending = provider.complete(request, controller.signal);
     setTimeout(() => controller.abort(), 50);
-    const error = await failure(pending);
+    const error = await providerFailure(pending);
     expect(error.message).toBe('the request to Anthropic was cancelled');
   });
 
@@ -178,7 +170,7 @@ describe('anthropic provider: failures', () => {
     const echo = `x-api-key ${API_KEY} is not valid for this model`;
     for (const [status, type] of [[401, 'authentication_error'], [400, 'invalid_request_error'], [429, 'rate_limit_error'], [529, 'overloaded_error'], [500, 'api_error']] as const) {
       const provider = await providerAnswering(() => apiError(status, type, echo));
-      const error = await failure(provider.complete(request));
+      const error = await providerFailure(provider.complete(request));
       expect(error.message).not.toContain(API_KEY);
       expect(String(error)).not.toContain(API_KEY);
       await api?.close();
@@ -193,20 +185,20 @@ describe('anthropic provider: failures', () => {
       [() => 'hang', { timeoutMs: 50 }],
     ] satisfies Array<[Responder, Partial<AnthropicOptions>]>) {
       const provider = await providerAnswering(respond, options);
-      errors.push(await failure(provider.complete(request)));
+      errors.push(await providerFailure(provider.complete(request)));
       await api?.close();
       api = undefined;
     }
     const closed = await startMessagesApi(() => 'hang');
     await closed.close();
     const unreachable = createAnthropicProvider({ apiKey: API_KEY, model: 'claude-test', baseURL: closed.baseURL, maxRetries: 0 });
-    errors.push(await failure(unreachable.complete(request)));
+    errors.push(await providerFailure(unreachable.complete(request)));
     for (const error of errors) expect(inspect(error, { depth: Infinity })).not.toContain(API_KEY);
   });
 
   it('redacts an echoed key from the API message it quotes', async () => {
     const provider = await providerAnswering(() => apiError(400, 'invalid_request_error', `bad key ${API_KEY}`));
-    const error = await failure(provider.complete(request));
+    const error = await providerFailure(provider.complete(request));
     expect(error.message).toBe('Anthropic refused the request (HTTP 400): bad key [redacted]');
   });
 });

@@ -1,7 +1,8 @@
 // The `fake` model's grammar (DESIGN.md §4), which the assistant's tests and the demo rely on.
 import { describe, expect, it } from 'vitest';
 import { createFakeProvider, FAKE_REFUSAL } from '../../../src/assistant/providers/fake.js';
-import { ProviderError, type ModelMessage, type ModelResponse, type ToolResultBlock } from '../../../src/assistant/providers/types.js';
+import type { ModelMessage, ModelResponse, ToolResultBlock } from '../../../src/assistant/providers/types.js';
+import { providerFailure } from './provider-failure.js';
 
 const fake = createFakeProvider();
 
@@ -11,15 +12,6 @@ function ask(messages: ModelMessage[], signal?: AbortSignal): Promise<ModelRespo
 
 function say(text: string): Promise<ModelResponse> {
   return ask([{ role: 'user', content: text }]);
-}
-
-async function failure(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => null,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
 }
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
@@ -144,12 +136,12 @@ describe('fake model: /refuse and /fail', () => {
   });
 
   it('fails with a ProviderError that says so', async () => {
-    const error = await failure(say('/say never\n/fail'));
+    const error = await providerFailure(say('/say never\n/fail'));
     expect(error.message).toBe('the fake model failed, as /fail asked');
   });
 
   it('fails rather than refuses when asked both', async () => {
-    await failure(say('/refuse\n/fail'));
+    await providerFailure(say('/refuse\n/fail'));
   });
 });
 
@@ -173,7 +165,7 @@ describe('fake model: /slow', () => {
 
   it('waits before failing', async () => {
     const started = performance.now();
-    await failure(say('/fail\n/slow 60'));
+    await providerFailure(say('/fail\n/slow 60'));
     expect(performance.now() - started).toBeGreaterThanOrEqual(55);
   });
 
@@ -182,13 +174,13 @@ describe('fake model: /slow', () => {
     const started = performance.now();
     const pending = ask([{ role: 'user', content: '/slow 60000\n/say never' }], controller.signal);
     setTimeout(() => controller.abort(), 30);
-    const error = await failure(pending);
+    const error = await providerFailure(pending);
     expect(error.message).toBe('the fake model was cancelled before it answered');
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
   it('does not answer a request already aborted', async () => {
-    const error = await failure(ask([{ role: 'user', content: 'hello' }], AbortSignal.abort()));
+    const error = await providerFailure(ask([{ role: 'user', content: 'hello' }], AbortSignal.abort()));
     expect(error.message).toBe('the fake model was cancelled before it answered');
   });
 });

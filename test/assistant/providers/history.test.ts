@@ -59,9 +59,14 @@ describe('trimHistory', () => {
     expect(trimHistory([user('old'), answer('old'), blocks], 1)).toEqual([blocks]);
   });
 
-  it('trims a history without any user text to nothing', () => {
+  it('returns a history that no user message can start whole, not repairing it', () => {
     expect(trimHistory([], 100)).toEqual([]);
-    expect(trimHistory([calls('a'), results('a')], 100)).toEqual([]);
+    expect(trimHistory([calls('a'), results('a')], 1)).toEqual([calls('a'), results('a')]);
+  });
+
+  it('never starts at a user message without text, so it keeps the newest with text', () => {
+    const empty: ModelMessage = { role: 'user', content: [] };
+    expect(trimHistory([user('question'), answer('answer'), empty], 1)).toEqual([user('question'), answer('answer'), empty]);
   });
 
   it('does not change its input', () => {
