@@ -70,16 +70,25 @@ features:
   new_checkout: false
 `;
 
-/** The schema, app.yaml referring to DATABASE_URL, the secret in each environment, and app.yaml live in both. */
+/**
+ * The schema; app.yaml referring to DATABASE_URL, the secret in each
+ * environment, and app.yaml r1 live in both — then r2, the new checkout
+ * switched on, live in staging only, so the demo has a rollback and a drift
+ * to show.
+ */
 async function seedConfiguration(services: Services, as: { operator: Operator; via: 'rest' }): Promise<void> {
   const project = DEMO_PROJECT;
+  const app = { project, path: 'app.yaml' };
   await mustRun(services, as, 'write_document', { project, path: 'aion.schema.yaml', text: DEMO_SCHEMA, message: 'demo schema' });
-  await mustRun(services, as, 'write_document', { project, path: 'app.yaml', text: DEMO_APP, message: 'demo configuration' });
+  await mustRun(services, as, 'write_document', { ...app, text: DEMO_APP, message: 'demo configuration' });
   for (const environment of ['staging', 'production']) {
     const value = `postgres://shop:demo-${environment}@db.${environment}.internal:5432/shop`;
     await mustRun(services, as, 'set_secret', { project, environment, name: 'DATABASE_URL', value });
-    await mustRun(services, as, 'deploy', { project, environment, path: 'app.yaml' });
+    await mustRun(services, as, 'deploy', { ...app, environment });
   }
+  const checkout = DEMO_APP.replace('new_checkout: false', 'new_checkout: true');
+  await mustRun(services, as, 'write_document', { ...app, text: checkout, base_revision: 1, message: 'try the new checkout' });
+  await mustRun(services, as, 'deploy', { ...app, environment: 'staging' });
 }
 
 async function mustRun(

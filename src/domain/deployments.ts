@@ -10,6 +10,7 @@ import { conflict, invalid, notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { deployments, documents, environments, liveDocuments, operators, projects, revisions, type Via } from '../store/schema.js';
 import { assertDocumentPath, diagnosticsFor, noSuchDocument, noSuchRevision } from './documents.js';
+import { lockEnvironment } from './environment-lock.js';
 import type { Environment } from './project-directory.js';
 import type { ProjectAccess } from './projects.js';
 
@@ -147,19 +148,6 @@ function assertDeployable(path: string): void {
   if (path === SCHEMA_PATH) {
     throw invalid(`${SCHEMA_PATH} is the project's schema: checks use its current revision, so it is never deployed`);
   }
-}
-
-/**
- * Serialises deploys of one environment. NO KEY UPDATE, so writes that only
- * refer to the environment (secrets, tokens) do not wait for it.
- */
-async function lockEnvironment(db: Db, environment: Environment): Promise<void> {
-  const [row] = await db
-    .select({ id: environments.id })
-    .from(environments)
-    .where(eq(environments.id, environment.id))
-    .for('no key update');
-  if (!row) throw notFound(`no such environment: ${environment.name}`);
 }
 
 /** Checks and records one deployment; the environment is locked. */

@@ -7,7 +7,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import {
   checkDocument,
-  checkProjectDocument,
+  checkSchemaDocument,
   compileSchema,
   documentPathProblem,
   MAX_DOCUMENT_BYTES,
@@ -201,13 +201,16 @@ export async function diffDocument(
     throw invalid('name either from or environment, not both: with an environment, the diff starts at what is live there');
   }
   const to = await readRevision(db, project, path, range.to);
-  let from: number | null = range.from ?? (to.revision > 1 ? to.revision - 1 : null);
-  let fromLabel = from === null ? '(empty)' : `r${from}`;
+  let from: number | null;
+  let fromLabel: string;
   if (range.environment) {
     const live = range.environment.live.find((l) => l.path === path);
     if (!live) throw notFound(`${path} is not live in ${range.environment.name}; there is nothing to compare with`);
     from = live.revision;
     fromLabel = `r${from} (live in ${range.environment.name})`;
+  } else {
+    from = range.from ?? (to.revision > 1 ? to.revision - 1 : null);
+    fromLabel = from === null ? '(empty)' : `r${from}`;
   }
   const fromText = from === null ? '' : (await readRevision(db, project, path, from)).text;
   return { path, from, to: to.revision, diff: unifiedDiff(path, fromLabel, fromText, `r${to.revision}`, to.text) };
@@ -221,7 +224,7 @@ export async function diagnosticsFor(
   path: string,
   text: string,
 ): Promise<Diagnostic[]> {
-  if (path === SCHEMA_PATH) return checkProjectDocument(path, text);
+  if (path === SCHEMA_PATH) return checkSchemaDocument(text);
   const [schemaText, secrets] = await Promise.all([currentText(db, project, SCHEMA_PATH), secretNames(db, environment.id)]);
   if (schemaText === null) return checkDocument(text, { secrets });
   const compiled = compileSchema(schemaText.text);
@@ -259,10 +262,10 @@ export async function checkForEnvironment(
 }
 
 /** The document row, or NotFound. */
-export async function findDocument(db: Db, project: ProjectAccess, path: string) {
+async function findDocument(db: Db, project: ProjectAccess, path: string) {
   assertDocumentPath(path);
   const [document] = await db
-    .select({ id: documents.id, currentRevision: documents.currentRevision, createdAt: documents.createdAt })
+    .select({ id: documents.id, currentRevision: documents.currentRevision })
     .from(documents)
     .where(and(eq(documents.projectId, project.id), eq(documents.path, path)))
     .limit(1);

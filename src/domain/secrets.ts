@@ -7,6 +7,7 @@ import { parseDocument, secretReferences } from '../documents/index.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { liveDocuments, operators, revisions, secrets } from '../store/schema.js';
+import { lockEnvironment } from './environment-lock.js';
 import type { Environment } from './project-directory.js';
 import type { SecretBox } from './secret-box.js';
 
@@ -73,6 +74,8 @@ export async function setSecret(
 
 /** Deletes a secret, unless a document live in its environment refers to it. */
 export async function deleteSecret(db: Db, environment: Environment, name: string): Promise<void> {
+  // The lock deploys take: no deploy can put a reference live between this check and the delete.
+  await lockEnvironment(db, environment);
   const users = await liveDocumentsReferring(db, environment.id, name);
   if (users.length > 0) {
     throw conflict(

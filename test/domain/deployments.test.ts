@@ -35,10 +35,10 @@ describe.each(STORE_KINDS)('deployments (%s)', (kind) => {
     expect(live).toEqual([
       {
         path: 'app.yaml',
-        revision: 1,
-        deployment: 1,
+        revision: 2,
+        deployment: 2,
         deployed_at: expect.any(String),
-        config: { service: 'shop', port: 8080, database: { url: '${secret:DATABASE_URL}' }, features: { new_checkout: false } },
+        config: { service: 'shop', port: 8080, database: { url: '${secret:DATABASE_URL}' }, features: { new_checkout: true } },
       },
     ]);
     expect(await mustCall(vic, 'list_deployments', production)).toEqual({
@@ -54,7 +54,7 @@ describe.each(STORE_KINDS)('deployments (%s)', (kind) => {
     const deployed = await mustCall(dev, 'deploy', { ...staging, path: 'app.yaml' });
     expect(deployed).toEqual({
       ...staging,
-      deployment: 2,
+      deployment: 3,
       path: 'app.yaml',
       revision,
       operator: 'dev',
@@ -67,7 +67,7 @@ describe.each(STORE_KINDS)('deployments (%s)', (kind) => {
 
     const { environments } = await mustCall(vic, 'list_environments', { project });
     expect((environments as { name: string; live: unknown[] }[]).find((e) => e.name === 'staging')?.live).toEqual([
-      { path: 'app.yaml', revision, deployment: 2, deployed_at: expect.any(String) },
+      { path: 'app.yaml', revision, deployment: 3, deployed_at: expect.any(String) },
     ]);
     const { documents } = await mustCall(vic, 'list_documents', { project });
     expect((documents as { path: string; live: unknown }[]).find((d) => d.path === 'app.yaml')?.live).toEqual({
@@ -93,7 +93,7 @@ describe.each(STORE_KINDS)('deployments (%s)', (kind) => {
   it('refuses a revision that refers to a secret the environment lacks', async () => {
     const revision = await writeApp('service: shop\nport: 8082\ndatabase:\n  url: ${secret:STAGING_ONLY}\n');
     await mustCall(dev, 'set_secret', { ...staging, name: 'STAGING_ONLY', value: 'only-here' });
-    expect((await mustCall(dev, 'deploy', { ...staging, path: 'app.yaml', revision })).deployment).toBe(3);
+    expect((await mustCall(dev, 'deploy', { ...staging, path: 'app.yaml', revision })).deployment).toBe(4);
     expect(await mustFail(olive, 'deploy', { ...production, path: 'app.yaml', revision })).toBe(
       `app.yaml r${revision} has 1 diagnostic for production, so it was not deployed; the first is 4:8 ` +
         'secret STAGING_ONLY is not set in this environment; set it with set_secret or remove the reference',
@@ -130,12 +130,12 @@ describe.each(STORE_KINDS)('deployments (%s)', (kind) => {
     const { deployments } = await mustCall(vic, 'list_deployments', { ...staging, limit: 2 });
     const [current, previous] = deployments as { revision: number; deployment: number }[];
     const rolled = await mustCall(dev, 'rollback', { ...staging, path: 'app.yaml' });
-    expect(rolled).toMatchObject({ deployment: 4, revision: previous?.revision, rollback: true, operator: 'dev' });
+    expect(rolled).toMatchObject({ deployment: 5, revision: previous?.revision, rollback: true, operator: 'dev' });
     expect(await liveRevision('staging')).toBe(previous?.revision);
 
     // Rolling back a rollback goes back to what it replaced.
     const again = await mustCall(dev, 'rollback', { ...staging, path: 'app.yaml' });
-    expect(again).toMatchObject({ deployment: 5, revision: current?.revision, rollback: true });
+    expect(again).toMatchObject({ deployment: 6, revision: current?.revision, rollback: true });
   });
 
   it('skips redeployments of the same revision, and refuses when there is nothing earlier', async () => {
@@ -153,9 +153,9 @@ describe.each(STORE_KINDS)('deployments (%s)', (kind) => {
 
   it('lists deployments newest first, with a limit', async () => {
     const { deployments } = await mustCall(vic, 'list_deployments', { ...staging, limit: 3 });
-    expect((deployments as { deployment: number }[]).map((d) => d.deployment)).toEqual([5, 4, 3]);
+    expect((deployments as { deployment: number }[]).map((d) => d.deployment)).toEqual([6, 5, 4]);
     const all = (await mustCall(vic, 'list_deployments', staging)).deployments as { rollback: boolean }[];
-    expect(all.map((d) => d.rollback)).toEqual([true, true, false, false, false]);
+    expect(all.map((d) => d.rollback)).toEqual([true, true, false, false, false, false]);
     expect((await callTool(vic, 'list_deployments', { ...staging, limit: 0 })).status).toBe(422);
   });
 
@@ -164,7 +164,7 @@ describe.each(STORE_KINDS)('deployments (%s)', (kind) => {
       [1, 2, 1].map((revision) => callTool(olive, 'deploy', { ...staging, path: 'app.yaml', revision })),
     );
     expect(answers.every((a) => !a.is_error)).toBe(true);
-    expect(answers.map((a) => a.result.deployment as number).sort((a, b) => a - b)).toEqual([6, 7, 8]);
+    expect(answers.map((a) => a.result.deployment as number).sort((a, b) => a - b)).toEqual([7, 8, 9]);
   });
 
   it('reads what is live without a path, and refuses a path that is not live', async () => {

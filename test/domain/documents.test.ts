@@ -25,7 +25,7 @@ describe.each(STORE_KINDS)('documents (%s)', (kind) => {
     const { documents } = await mustCall(vic, 'list_documents', { project });
     expect(documents).toEqual([
       { path: 'aion.schema.yaml', revision: 1, updated_at: expect.any(String), live: {} },
-      { path: 'app.yaml', revision: 1, updated_at: expect.any(String), live: { staging: 1, production: 1 } },
+      { path: 'app.yaml', revision: 2, updated_at: expect.any(String), live: { staging: 2, production: 1 } },
     ]);
   });
 
@@ -118,11 +118,14 @@ describe.each(STORE_KINDS)('documents (%s)', (kind) => {
     expect(fromNothing.diff).toContain('--- flags.yaml\t(empty)');
 
     const app = (await mustCall(vic, 'read_document', { project, path: 'app.yaml' })).text as string;
-    await mustCall(dev, 'write_document', { project, path: 'app.yaml', text: app.replace('port: 8080', 'port: 8081'), base_revision: 1 });
-    const live = await mustCall(vic, 'diff_document', { project, path: 'app.yaml', environment: 'staging' });
-    expect(live).toMatchObject({ from: 1, to: 2 });
-    expect(live.diff).toContain('--- app.yaml\tr1 (live in staging)\n+++ app.yaml\tr2\n');
-    expect(live.diff).toContain('-port: 8080\n+port: 8081\n');
+    await mustCall(dev, 'write_document', { project, path: 'app.yaml', text: app.replace('port: 8080', 'port: 8081'), base_revision: 2 });
+    const staging = await mustCall(vic, 'diff_document', { project, path: 'app.yaml', environment: 'staging' });
+    expect(staging).toMatchObject({ from: 2, to: 3 });
+    expect(staging.diff).toContain('--- app.yaml\tr2 (live in staging)\n+++ app.yaml\tr3\n');
+    expect(staging.diff).toContain('-port: 8080\n+port: 8081\n');
+    const production = await mustCall(vic, 'diff_document', { project, path: 'app.yaml', environment: 'production', to: 2 });
+    expect(production).toMatchObject({ from: 1, to: 2 });
+    expect(production.diff).toContain('-  new_checkout: false\n+  new_checkout: true\n');
 
     expect(await mustFail(vic, 'diff_document', { project, path: 'flags.yaml', environment: 'staging' })).toBe(
       'flags.yaml is not live in staging; there is nothing to compare with',
@@ -149,7 +152,7 @@ describe.each(STORE_KINDS)('documents (%s)', (kind) => {
     const stored = await mustCall(vic, 'check_document', { project, environment: 'production', path: 'app.yaml', revision: 1 });
     expect(stored).toMatchObject({ revision: 1, diagnostics: [], ok: true });
     const current = await mustCall(vic, 'check_document', { project, environment: 'production', path: 'app.yaml' });
-    expect(current).toMatchObject({ revision: 2, ok: true });
+    expect(current).toMatchObject({ revision: 3, ok: true });
 
     expect(await mustFail(vic, 'check_document', { project, environment: 'staging', path: 'app.yaml', text, revision: 1 })).toMatch(
       /^give either text or revision/,

@@ -1,10 +1,13 @@
 // The live endpoint: what a service reads with its service token — secrets
 // resolved, the ETag, 304, long polls, and a token that reaches its own
 // environment only.
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateToken } from '../../src/access/tokens.js';
 import { client, request, type Client } from '../helpers/http.js';
+import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { STORE_KINDS } from '../helpers/store.js';
+import { freshDatabase, freshDataDir, POSTGRES_URL, STORE_KINDS, TEST_SECRET_KEY } from '../helpers/store.js';
 import { demoClients, mustCall } from '../helpers/tools.js';
 
 const project = 'shop';
@@ -47,23 +50,23 @@ describe.each(STORE_KINDS)('live configuration (%s)', (kind) => {
   it('answers the live document with secrets resolved and the deployment number as ETag', async () => {
     const answer = await service.get(APP);
     expect(answer.status).toBe(200);
-    expect(answer.headers.get('etag')).toBe('"1"');
+    expect(answer.headers.get('etag')).toBe('"2"');
     expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(answer.body).toEqual({ service: 'shop', port: 8080, database: { url: STAGING_URL }, features: { new_checkout: false } });
+    expect(answer.body).toEqual({ service: 'shop', port: 8080, database: { url: STAGING_URL }, features: { new_checkout: true } });
   });
 
   it('answers 304 when If-None-Match names the current ETag', async () => {
-    for (const tag of ['"1"', 'W/"1"', '"0", "1"', '*']) {
+    for (const tag of ['"2"', 'W/"2"', '"1", "2"', '*']) {
       const answer = await service.get(APP, { headers: { 'if-none-match': tag } });
       expect(answer.status).toBe(304);
-      expect(answer.headers.get('etag')).toBe('"1"');
+      expect(answer.headers.get('etag')).toBe('"2"');
       expect(answer.text).toBe('');
     }
-    expect((await service.get(APP, { headers: { 'if-none-match': '"0"' } })).status).toBe(200);
+    expect((await service.get(APP, { headers: { 'if-none-match': '"1"' } })).status).toBe(200);
   });
 
   it('holds a request with wait until a newer deployment lands', async () => {
-    const held = service.get(`${APP}?wait=30`, { headers: { 'if-none-match': '"1"' } });
+    const held = service.get(`${APP}?wait=30`, { headers: { 'if-none-match': '"2"' } });
     await until(() => listeners() > baseline);
     const deployment = await deployPort(8081);
     const answer = await held;
@@ -149,6 +152,46 @@ describe.each(STORE_KINDS)('live configuration (%s)', (kind) => {
     expect(logs).toContain('/api/v1/live/shop/staging/app.yaml');
     expect(logs).not.toContain('demo-staging');
     expect(logs).not.toContain('demo-production');
+  });
+});
+
+describe.skipIf(!POSTGRES_URL)('live configuration across two servers on one PostgreSQL', () => {
+  const adminToken = generateToken('operator');
+  let servers: ServerProcess[] = [];
+  let cleanup: () => Promise<void>;
+
+  beforeAll(async () => {
+    const database = await freshDatabase();
+    const dirs = [await freshDataDir(), await freshDataDir()];
+    cleanup = async () => {
+      await database.drop();
+      for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+    };
+    const env = { DATABASE_URL: database.url, AION_ADMIN_TOKEN: adminToken, AION_SECRET_KEY: TEST_SECRET_KEY };
+    servers = await Promise.all(dirs.map((dir) => spawnServer(['--demo', '--data', dir], env)));
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await cleanup();
+  });
+
+  it('releases a request held on one server when the other deploys', async () => {
+    const [a, b] = servers.map((s) => client(s.url, adminToken));
+    if (!a || !b) throw new Error('two servers expected');
+    const minted = await a.post('/api/v1/tokens', { name: 'svc', service: { project, environment: 'staging' } });
+    const service = client(servers[1]?.url ?? '', (minted.body as { token: string }).token);
+
+    const held = service.get(`${APP}?wait=30`, { headers: { 'if-none-match': '"2"' } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { revision, text } = await mustCall(a, 'read_document', { project, path: 'app.yaml' });
+    const changed = (text as string).replace('port: 8080', 'port: 8090');
+    await mustCall(a, 'write_document', { project, path: 'app.yaml', text: changed, base_revision: revision });
+    await mustCall(a, 'deploy', { project, environment: 'staging', path: 'app.yaml' });
+
+    const answer = await held;
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('etag')).toBe('"3"');
+    expect(answer.body).toMatchObject({ port: 8090, database: { url: STAGING_URL } });
   });
 });
 
