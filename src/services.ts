@@ -3,6 +3,8 @@
 import { Assistant, notConfiguredSentence } from './assistant/assistant.js';
 import { createProvider } from './assistant/providers/index.js';
 import type { Config } from './config.js';
+import { ConversationContexts } from './conversation/context.js';
+import { CONVERSATION_TOOLS } from './conversation/tools.js';
 import { Authenticator } from './access/tokens.js';
 import { AuditLog } from './domain/audit.js';
 import { ProjectDirectory } from './domain/project-directory.js';
@@ -22,6 +24,7 @@ export interface Services {
   secretBox: SecretBox;
   executor: Executor;
   assistant: Assistant;
+  contexts: ConversationContexts;
   /** Writes what is queued (the audit of reads); the store stays open. */
   drain(): Promise<void>;
 }
@@ -49,10 +52,11 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
   const projects = new ProjectDirectory(db, changes);
   const audit = new AuditLog(db, (err) => log.error({ err }, 'audit entries could not be written'));
   const secretBox = await SecretBox.load(config);
-  const executor = new Executor(CATALOGUE, {
+  const contexts = new ConversationContexts(db, changes);
+  const executor = new Executor([...CATALOGUE, ...CONVERSATION_TOOLS], {
     db,
     changes,
-    services: { projects, audit, secretBox },
+    services: { projects, audit, secretBox, contexts },
     log: (err, message) => log.error({ err }, message),
   });
   const assistant = new Assistant({
@@ -61,6 +65,8 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     projects,
     audit,
     secretBox,
+    changes,
+    contexts,
     provider: createProvider(config),
     notConfigured: notConfiguredSentence(config),
     rate: config.assistantRate,
@@ -76,6 +82,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     secretBox,
     executor,
     assistant,
+    contexts,
     drain: () => audit.flush(),
   };
 }

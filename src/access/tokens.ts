@@ -1,7 +1,7 @@
 // Bearer tokens: minted as `aion_` + 43 base64url characters (32 random bytes),
 // stored only as SHA-256 hashes, refused at once when revoked.
 import { createHash, randomBytes } from 'node:crypto';
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, ne } from 'drizzle-orm';
 import { notFound } from '../errors.js';
 import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
@@ -9,7 +9,7 @@ import { isUuid } from '../store/ids.js';
 import { environments, operators, projects, tokens, type TokenKind } from '../store/schema.js';
 import type { Operator } from './operators.js';
 
-const PREFIX: Record<TokenKind, string> = { operator: 'aion_', service: 'aion_svc_' };
+const PREFIX: Record<TokenKind, string> = { operator: 'aion_', service: 'aion_svc_', session: 'aion_ses_' };
 /** How stale last-used may get before a request records it again. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 const MAX_TOKEN_LENGTH = 256;
@@ -24,11 +24,14 @@ export function hashToken(token: string): string {
 
 export type Caller =
   | { kind: 'operator'; tokenId: string; operator: Operator }
-  | { kind: 'service'; tokenId: string; operator: Operator; environmentId: string };
+  | { kind: 'service'; tokenId: string; operator: Operator; environmentId: string }
+  /** A session credential: one conversation, acting with its operator's permissions. */
+  | { kind: 'session'; tokenId: string; operator: Operator; threadId: string };
 
 interface Known {
   caller: Caller;
   lastUsedAt: Date | null;
+  expiresAt: Date | null;
 }
 
 /**
@@ -58,8 +61,8 @@ export class Authenticator {
     if (!token || token.length > MAX_TOKEN_LENGTH) return null;
     const hash = hashToken(token);
     const entry = this.known.get(hash) ?? (await this.lookup(hash));
-    if (!entry) return null;
     const now = new Date();
+    if (!entry || (entry.expiresAt && entry.expiresAt <= now)) return null;
     if (!entry.lastUsedAt || now.getTime() - entry.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       entry.lastUsedAt = now;
       await this.db.update(tokens).set({ lastUsedAt: now }).where(eq(tokens.id, entry.caller.tokenId));
@@ -74,6 +77,8 @@ export class Authenticator {
         id: tokens.id,
         kind: tokens.kind,
         environmentId: tokens.environmentId,
+        threadId: tokens.threadId,
+        expiresAt: tokens.expiresAt,
         lastUsedAt: tokens.lastUsedAt,
         operator: { id: operators.id, name: operators.name, owner: operators.owner },
       })
@@ -82,16 +87,28 @@ export class Authenticator {
       .where(and(eq(tokens.hash, hash), isNull(tokens.revokedAt)))
       .limit(1);
     if (!row) return null;
-    let caller: Caller;
-    if (row.kind === 'service') {
-      if (!row.environmentId) return null;
-      caller = { kind: 'service', tokenId: row.id, operator: row.operator, environmentId: row.environmentId };
-    } else {
-      caller = { kind: 'operator', tokenId: row.id, operator: row.operator };
-    }
-    const entry = { caller, lastUsedAt: row.lastUsedAt };
+    const caller = callerOf(row);
+    if (!caller) return null;
+    const entry = { caller, lastUsedAt: row.lastUsedAt, expiresAt: row.expiresAt };
     if (generation === this.generation) this.known.set(hash, entry);
     return entry;
+  }
+}
+
+function callerOf(row: {
+  id: string;
+  kind: TokenKind;
+  environmentId: string | null;
+  threadId: string | null;
+  operator: Operator;
+}): Caller | null {
+  switch (row.kind) {
+    case 'operator':
+      return { kind: 'operator', tokenId: row.id, operator: row.operator };
+    case 'service':
+      return row.environmentId ? { kind: 'service', tokenId: row.id, operator: row.operator, environmentId: row.environmentId } : null;
+    case 'session':
+      return row.threadId ? { kind: 'session', tokenId: row.id, operator: row.operator, threadId: row.threadId } : null;
   }
 }
 
@@ -106,7 +123,15 @@ export interface MintedToken {
 /** Stores a new token (or the given one, for AION_ADMIN_TOKEN) and returns it once. */
 export async function mintToken(
   db: Db,
-  input: { operatorId: string; name: string; kind: TokenKind; environmentId?: string | null; token?: string },
+  input: {
+    operatorId: string;
+    name: string;
+    kind: TokenKind;
+    environmentId?: string | null;
+    threadId?: string | null;
+    expiresAt?: Date | null;
+    token?: string;
+  },
 ): Promise<MintedToken> {
   const token = input.token ?? generateToken(input.kind);
   const [row] = await db
@@ -117,6 +142,8 @@ export async function mintToken(
       kind: input.kind,
       hash: hashToken(token),
       environmentId: input.environmentId ?? null,
+      threadId: input.threadId ?? null,
+      expiresAt: input.expiresAt ?? null,
     })
     .returning({ id: tokens.id, createdAt: tokens.createdAt });
   if (!row) throw new Error('token insert returned no row');
@@ -133,7 +160,7 @@ export interface TokenListing {
   last_used_at: string | null;
 }
 
-/** The operator's live tokens, newest first; never the tokens themselves. */
+/** The operator's live tokens, newest first; never the tokens themselves (session credentials belong to their threads). */
 export async function listTokens(db: Db, operatorId: string): Promise<TokenListing[]> {
   const rows = await db
     .select({
@@ -148,7 +175,7 @@ export async function listTokens(db: Db, operatorId: string): Promise<TokenListi
     .from(tokens)
     .leftJoin(environments, eq(environments.id, tokens.environmentId))
     .leftJoin(projects, eq(projects.id, environments.projectId))
-    .where(and(eq(tokens.operatorId, operatorId), isNull(tokens.revokedAt)))
+    .where(and(eq(tokens.operatorId, operatorId), isNull(tokens.revokedAt), ne(tokens.kind, 'session')))
     .orderBy(desc(tokens.createdAt), desc(tokens.id));
   return rows.map((r) => ({
     id: r.id,
@@ -175,7 +202,7 @@ export async function revokeToken(
     const revoked = await tx
       .update(tokens)
       .set({ revokedAt: new Date() })
-      .where(and(eq(tokens.id, tokenId), eq(tokens.operatorId, operatorId), isNull(tokens.revokedAt)))
+      .where(and(eq(tokens.id, tokenId), eq(tokens.operatorId, operatorId), isNull(tokens.revokedAt), ne(tokens.kind, 'session')))
       .returning({ id: tokens.id });
     if (revoked.length === 0) throw missing();
     await alongside(tx);

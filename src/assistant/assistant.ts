@@ -44,7 +44,7 @@ export class Assistant {
 
   async remove(operator: Operator, threadId: string): Promise<void> {
     const thread = await findThread(this.deps.db, operator, threadId);
-    await deleteThread(this.deps.db, thread);
+    await deleteThread(this.deps.db, this.deps.changes, thread);
     this.deps.audit.record({
       operator: operator.name,
       via: 'rest',

@@ -1,9 +1,11 @@
 // What the assistant's parts share: the store, the executor, the project
 // directory, the secret box, the model, and the settings of DESIGN.md §4.
 import type { Config } from '../config.js';
+import type { ConversationContexts } from '../conversation/context.js';
 import type { AuditLog } from '../domain/audit.js';
 import type { ProjectDirectory } from '../domain/project-directory.js';
 import type { SecretBox } from '../domain/secret-box.js';
+import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import type { Executor } from '../tools/executor.js';
 import type { ModelProvider } from './providers/types.js';
@@ -14,6 +16,8 @@ export interface AssistantDeps {
   projects: ProjectDirectory;
   audit: AuditLog;
   secretBox: SecretBox;
+  changes: Changes;
+  contexts: ConversationContexts;
   /** null when no model is configured. */
   provider: ModelProvider | null;
   /** The sentence that says what to set when no model is configured. */

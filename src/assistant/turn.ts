@@ -111,13 +111,16 @@ function titleOf(text: string): string {
 async function converse(deps: AssistantDeps, provider: ModelProvider, operator: Operator, thread: ThreadRecord): Promise<void> {
   const project = thread.project ? await deps.projects.find(operator, thread.project) : null;
   const environment = project?.environments.find((e) => e.name === thread.environment) ?? null;
+  // The conversation tools come along when the operator shares their console with the thread.
+  const conversation = (await deps.contexts.read(thread.id)).shared;
   const invocation = {
     operator,
     via: 'assistant' as const,
     scope: { project: thread.project, environment: thread.environment || null },
     threadId: thread.id,
+    conversation,
   };
-  const tools = (await deps.executor.describe(operator, invocation.scope))
+  const tools = (await deps.executor.describe(operator, invocation.scope, { conversation }))
     .filter((t) => t.allowed)
     .map(({ name, description, input_schema }) => ({ name, description, input_schema }));
   const system = systemPrompt({

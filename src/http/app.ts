@@ -21,6 +21,7 @@ import { tokenRoutes } from './routes/tokens.js';
 import { toolRoutes } from './routes/tools.js';
 import { conceptRoutes } from './routes/concepts.js';
 import { assistantRoutes } from './routes/assistant.js';
+import { conversationRoutes } from './routes/conversation.js';
 import { createServices, type ServiceConfig, type Services } from '../services.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -110,7 +111,7 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   await app.register(operationRoutes, { store, metrics, metricsToken: config.metricsToken });
   await app.register(
     async (api) => {
-      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes]) {
+      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes]) {
         await api.register(routes, { services });
       }
     },

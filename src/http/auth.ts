@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Operator } from '../access/operators.js';
 import type { Authenticator, Caller } from '../access/tokens.js';
-import { badToken } from '../errors.js';
+import { badToken, notFound } from '../errors.js';
 
 type CallerKind = Caller['kind'];
 
@@ -35,6 +35,19 @@ export const authPlugin = fp(async (app: FastifyInstance, options: { authenticat
     request.caller = caller;
   });
 });
+
+/**
+ * The operator acting on one conversation: an operator token, or a session
+ * credential of that very thread (any other thread does not exist for it).
+ */
+export function conversationOperator(request: FastifyRequest, threadId: string): Operator {
+  const caller = request.caller;
+  if (caller?.kind === 'session') {
+    if (caller.threadId !== threadId) throw notFound(`no such thread: ${threadId}`);
+    return caller.operator;
+  }
+  return operatorOf(request);
+}
 
 /** The operator behind the request; routes that accept only operators may rely on it. */
 export function operatorOf(request: FastifyRequest): Operator {

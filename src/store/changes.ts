@@ -6,8 +6,8 @@ import type { Db, Store } from './db.js';
 
 const CHANNEL = 'aion_changes';
 
-/** `project:<id>` (anything in a project), `token:<id>`; `*` means anything. */
-export type Topic = `project:${string}` | `token:${string}` | '*';
+/** `project:<id>` (anything in a project), `token:<id>`, `thread:<id>` (a conversation's shared context); `*` means anything. */
+export type Topic = `project:${string}` | `token:${string}` | `thread:${string}` | '*';
 
 export type ChangeListener = (topic: Topic) => void;
 

@@ -14,6 +14,7 @@ import {
   timestamp,
   uniqueIndex,
   uuid,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -64,7 +65,7 @@ export const memberships = pgTable(
   (t) => [primaryKey({ columns: [t.projectId, t.operatorId] }), index('memberships_operator').on(t.operatorId)],
 );
 
-export const TOKEN_KINDS = ['operator', 'service'] as const;
+export const TOKEN_KINDS = ['operator', 'service', 'session'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 
 export const tokens = pgTable(
@@ -81,6 +82,9 @@ export const tokens = pgTable(
     hash: text('hash').notNull().unique(),
     /** A service token reads the live configuration of this environment only. */
     environmentId: uuid('environment_id').references(() => environments.id, { onDelete: 'cascade' }),
+    /** A session credential serves this conversation only, and goes with it. */
+    threadId: uuid('thread_id').references((): AnyPgColumn => threads.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
     createdAt: createdAt(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
@@ -301,3 +305,23 @@ export const assistantSends = pgTable(
   },
   (t) => [index('assistant_sends_operator_at').on(t.operatorId, t.at)],
 );
+
+/** What the operator's console shares with a conversation: the screen and the open document. */
+export const threadContexts = pgTable('thread_contexts', {
+  threadId: uuid('thread_id')
+    .primaryKey()
+    .references(() => threads.id, { onDelete: 'cascade' }),
+  shared: boolean('shared').notNull(),
+  url: text('url'),
+  concepts: jsonb('concepts').notNull().default([]),
+  /** The open document, or null when no editor is open; its text in a column of its own (it can be large). */
+  documentPath: text('document_path'),
+  documentText: text('document_text'),
+  /** One-based `{from_line, from_column, to_line, to_column}`, or null. */
+  selection: jsonb('selection'),
+  /** One-based `{line, column}`, or null. */
+  cursor: jsonb('cursor'),
+  /** Edit batches recorded for this conversation, the operator's and the assistant's. */
+  revision: integer('revision').notNull().default(0),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

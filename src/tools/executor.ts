@@ -27,6 +27,8 @@ export interface Invocation {
   only?: ReadonlySet<string> | null;
   threadId?: string | null;
   proposalId?: string | null;
+  /** The call comes from a conversation (of `threadId`): the conversation tools exist for it. */
+  conversation?: boolean;
 }
 
 export interface ToolCallResponse {
@@ -108,12 +110,20 @@ export class Executor {
     return [...this.tools.values()].map((entry) => entry.tool);
   }
 
-  /** Every tool with whether the operator could run it where the query points (advisory). */
-  async describe(operator: Operator, where: { project?: string | null; environment?: string | null }): Promise<ToolDescriptor[]> {
+  /**
+   * Every tool with whether the operator could run it where the query points
+   * (advisory); the conversation tools only for a conversation.
+   */
+  async describe(
+    operator: Operator,
+    where: { project?: string | null; environment?: string | null },
+    options: { conversation?: boolean } = {},
+  ): Promise<ToolDescriptor[]> {
     const project = where.project ? await this.deps.services.projects.find(operator, where.project) : null;
     const environment = project && where.environment ? (project.environments.find((e) => e.name === where.environment) ?? null) : null;
     const known = !where.project || project !== null;
-    return this.catalogue().map((tool) => ({
+    const visible = this.catalogue().filter((tool) => tool.audience === 'public' || options.conversation);
+    return visible.map((tool) => ({
       name: tool.name,
       description: tool.description,
       input_schema: tool.input_schema,
@@ -149,7 +159,8 @@ export class Executor {
   /** Look up, validate, fill scope, resolve, authorize. Throws for an unknown tool or input off its schema. */
   private async admit(invocation: Invocation, name: string, input: unknown): Promise<Admitted | ToolOutcome> {
     const entry = this.tools.get(name);
-    if (!entry || (invocation.only && !invocation.only.has(name))) {
+    const hidden = entry?.tool.audience === 'conversation' && !(invocation.conversation && invocation.threadId);
+    if (!entry || hidden || (invocation.only && !invocation.only.has(name))) {
       throw notFound(`no such tool: ${name}; GET /api/v1/assistant/tools lists them`);
     }
     const { tool, validate } = entry;
@@ -190,7 +201,14 @@ export class Executor {
 
   private async execute(invocation: Invocation, admitted: Admitted, { claim, settle }: RunOptions): Promise<ToolOutcome> {
     const { tool, input, redacted, project, environment } = admitted;
-    const ctx = { operator: invocation.operator, via: invocation.via, project, environment, services: this.deps.services };
+    const ctx = {
+      operator: invocation.operator,
+      via: invocation.via,
+      project,
+      environment,
+      services: this.deps.services,
+      threadId: invocation.threadId ?? null,
+    };
     try {
       if (tool.tag === 'read' && !claim) {
         const result = await tool.run({ ...ctx, db: this.deps.db }, input);

@@ -1,5 +1,6 @@
 // What tools may use besides their context: the project directory, the audit
-// log and the secret box. Created once per server (src/services.ts).
+// log, the secret box and the conversations' shared contexts. Made once per server.
+import type { ConversationContexts } from '../conversation/context.js';
 import type { AuditLog } from '../domain/audit.js';
 import type { ProjectDirectory } from '../domain/project-directory.js';
 import type { SecretBox } from '../domain/secret-box.js';
@@ -8,4 +9,5 @@ export interface ToolServices {
   projects: ProjectDirectory;
   audit: AuditLog;
   secretBox: SecretBox;
+  contexts: ConversationContexts;
 }

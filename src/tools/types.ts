@@ -9,6 +9,7 @@ import type { Via } from '../store/schema.js';
 import type { ToolServices } from './services.js';
 
 export type Tag = 'read' | 'write';
+export type Audience = 'public' | 'conversation';
 
 /** Which scope fields a tool takes; the caller's scope fills the ones left out. */
 export type ScopeNeed = 'none' | 'project' | 'environment' | 'project, optional environment';
@@ -30,6 +31,8 @@ export interface ToolContext {
   /** Resolved from `environment` when the tool takes one and it was given. */
   environment: Environment | null;
   services: ToolServices;
+  /** The conversation the call belongs to (the assistant's thread, or a session credential's). */
+  threadId: string | null;
 }
 
 /** The context as a tool of that scope sees it: the executor resolved what the scope names. */
@@ -46,6 +49,8 @@ export interface Tool {
   permission: Permission | null;
   tag: Tag;
   scope: ScopeNeed;
+  /** `conversation` tools exist only for a call that belongs to a conversation, and are absent from the public catalogue. */
+  audience: Audience;
   /** Input fields holding secret values, replaced by `[redacted]` in the audit. */
   secretFields: readonly string[];
   /** The proposal's summary rows (writes). */
@@ -59,6 +64,7 @@ type Spec<I, N extends ScopeNeed> = {
   permission: Permission | null;
   tag: Tag;
   scope: N;
+  audience?: Audience;
   secretFields?: readonly string[];
   rows?: (input: I) => ProposalRow[];
   run: (ctx: ScopedContext<N>, input: I) => Promise<ToolResult>;
@@ -81,6 +87,7 @@ export function withInput<const S extends JSONSchema>(input_schema: S) {
         permission: spec.permission,
         tag: spec.tag,
         scope: spec.scope,
+        audience: spec.audience ?? 'public',
         secretFields: spec.secretFields ?? [],
         rows: (input) => (spec.rows ? spec.rows(input as never) : []),
         run: (ctx, input) => spec.run(ctx as ScopedContext<N>, input as never),

@@ -1,0 +1,159 @@
+// A conversation's shared context (PUT and GET, for the console and for the
+// conversation's own session credential) and minting its session credential.
+import { findThread } from '../../assistant/threads.js';
+import { mintSessionCredential } from '../../conversation/credentials.js';
+import type { Services } from '../../services.js';
+import { conversationOperator, operatorOf } from '../auth.js';
+import { errorResponses, type RoutePlugin } from '../schemas.js';
+
+const CONTEXT_BODY_LIMIT = 2 * 1024 * 1024;
+const MAX_WAIT_SECONDS = 60;
+const CONVERSATION = { accepts: ['operator', 'session'] as ('operator' | 'session')[] };
+
+const oneBased = { type: 'integer', minimum: 1 } as const;
+const selectionSchema = {
+  type: ['object', 'null'],
+  properties: { from_line: oneBased, from_column: oneBased, to_line: oneBased, to_column: oneBased },
+  required: ['from_line', 'from_column', 'to_line', 'to_column'],
+  additionalProperties: false,
+} as const;
+const cursorSchema = {
+  type: ['object', 'null'],
+  properties: { line: oneBased, column: oneBased },
+  required: ['line', 'column'],
+  additionalProperties: false,
+} as const;
+const documentSchema = {
+  type: ['object', 'null'],
+  properties: {
+    path: { type: 'string', maxLength: 200 },
+    text: { type: 'string', description: 'The text including unsaved edits.' },
+    selection: selectionSchema,
+    cursor: cursorSchema,
+  },
+  required: ['path', 'text'],
+  additionalProperties: false,
+} as const;
+
+/** What assistant_context returns (spec/assistant-conversation-schemas.md). */
+const contextSchema = {
+  type: 'object',
+  properties: {
+    shared: { type: 'boolean' },
+    url: { type: ['string', 'null'] },
+    concepts: { type: 'array', items: { type: 'string' } },
+    document: documentSchema,
+    revision: { type: 'integer' },
+  },
+  required: ['shared'],
+  additionalProperties: false,
+} as const;
+
+const threadParams = { type: 'object', properties: { id: { type: 'string', maxLength: 100 } }, required: ['id'] } as const;
+
+export const conversationRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
+  const { contexts, db } = services;
+  const tags = ['conversation'];
+
+  app.put(
+    '/assistant/threads/:id/context',
+    {
+      config: CONVERSATION,
+      bodyLimit: CONTEXT_BODY_LIMIT,
+      schema: {
+        summary: 'Share what the console shows with the conversation, or stop sharing with {"shared": false}',
+        tags,
+        params: threadParams,
+        body: {
+          type: 'object',
+          properties: {
+            shared: { type: 'boolean' },
+            url: { type: ['string', 'null'], maxLength: 2000 },
+            concepts: { type: 'array', items: { type: 'string', maxLength: 100 }, maxItems: 50 },
+            document: documentSchema,
+            base_revision: { type: 'integer', minimum: 0, description: 'The revision the text was edited on; required when it changes the shared text.' },
+          },
+          additionalProperties: false,
+        },
+        response: {
+          200: contextSchema,
+          409: {
+            type: 'object',
+            description: 'The text was edited on a stale revision: nothing changed; rebase onto `context`.',
+            properties: { error: { type: 'string' }, context: contextSchema },
+            required: ['error', 'context'],
+            additionalProperties: false,
+          },
+          ...errorResponses(401, 404, 413, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const thread = await findThread(db, conversationOperator(request, request.params.id), request.params.id);
+      const { body } = request;
+      const outcome = await contexts.share(thread.id, body.shared === false ? { shared: false } : { ...body, shared: true });
+      if ('stale' in outcome) {
+        const current = outcome.stale.shared ? outcome.stale.revision : 0;
+        return reply.code(409).send({
+          error: `the shared text is at revision ${current}, not ${body.base_revision ?? 'none'}; rebase your edits onto it and send again`,
+          context: outcome.stale,
+        });
+      }
+      return outcome.view;
+    },
+  );
+
+  app.get(
+    '/assistant/threads/:id/context',
+    {
+      config: CONVERSATION,
+      schema: {
+        summary: 'What the conversation sees; with ?after=REV&wait=S, held until the revision passes REV',
+        tags,
+        params: threadParams,
+        querystring: {
+          type: 'object',
+          properties: {
+            after: { type: 'integer', minimum: 0 },
+            wait: { type: 'number', minimum: 0, maximum: MAX_WAIT_SECONDS },
+          },
+          additionalProperties: false,
+        },
+        response: { 200: contextSchema, ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (request) => {
+      const thread = await findThread(db, conversationOperator(request, request.params.id), request.params.id);
+      const { after, wait } = request.query;
+      if (after === undefined || !wait) return contexts.read(thread.id);
+      const gone = new AbortController();
+      request.raw.once('close', () => gone.abort());
+      return contexts.waitForRevision(thread.id, after, wait, gone.signal);
+    },
+  );
+
+  app.post(
+    '/assistant/threads/:id/session-credential',
+    {
+      schema: {
+        summary: 'A credential (aion_ses_…, 12 hours) that serves this conversation on /mcp with your permissions',
+        tags,
+        params: threadParams,
+        response: {
+          201: {
+            type: 'object',
+            properties: { token: { type: 'string' }, thread: { type: 'string' }, expires_at: { type: 'string' } },
+            required: ['token', 'thread', 'expires_at'],
+            additionalProperties: false,
+          },
+          ...errorResponses(401, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const operator = operatorOf(request);
+      const thread = await findThread(db, operator, request.params.id);
+      return reply.code(201).send(await mintSessionCredential(db, services.audit, operator, thread));
+    },
+  );
+};
