@@ -36,7 +36,10 @@ export async function printTools(
   const client = clientFor(flags);
   try {
     const tools = await client.tools({ project: flags.project, environment: flags.environment });
-    const rows = [['name', 'tag', 'permission', 'allowed'], ...tools.map((t) => [t.name, t.tag, t.permission ?? '-', t.allowed ? 'yes' : 'no'])];
+    const rows = [
+      ['name', 'tag', 'permission', 'allowed'],
+      ...tools.map((t) => [t.name, t.tag, t.permission ?? '-', t.allowed ? 'yes' : 'no']),
+    ];
     const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i]?.length ?? 0)));
     for (const row of rows) out(row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  ').trimEnd());
     return 0;

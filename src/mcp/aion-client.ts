@@ -1,8 +1,9 @@
 // A client for an Aion server's tool routes, shared by `ops mcp`, `ops tools`
-// and `ops call`. One keep-alive agent, so a tool call reuses its connection
-// and the proxy adds little to the REST call it makes. Statuses become the
-// AppError kinds the server mapped them from; network failures are
-// `unavailable`, with a sentence that names the server.
+// and `ops call`. One keep-alive agent (node:http costs less per call than
+// fetch), so a tool call reuses its connection and the proxy adds little to
+// the REST call it makes. Statuses become the AppError kinds the server mapped
+// them from; network failures are `unavailable`, with a sentence that names
+// the server.
 import http from 'node:http';
 import https from 'node:https';
 import { AppError, type ErrorKind } from '../errors.js';
@@ -22,6 +23,9 @@ interface Answer {
 const KIND_OF_STATUS = new Map<number, ErrorKind>(
   Object.entries(STATUS).map(([kind, status]) => [status, kind as ErrorKind]),
 );
+
+/** A kept-alive connection that the server had closed while it was idle. */
+class StaleConnection extends Error {}
 
 export class AionClient {
   private readonly base: string;
@@ -45,16 +49,16 @@ export class AionClient {
     if (where.project) query.set('project', where.project);
     if (where.environment) query.set('environment', where.environment);
     const path = `/api/v1/assistant/tools${query.size > 0 ? `?${query}` : ''}`;
-    const body = this.expect(await this.send('GET', path));
-    if (!isObject(body) || !Array.isArray(body.tools)) throw this.malformed();
+    const body = this.expectOk(await this.send('GET', path));
+    if (!isObject(body) || !Array.isArray(body.tools)) throw this.notAion();
     return body.tools as ToolDescriptor[];
   }
 
   async call(name: string, input: Record<string, unknown>): Promise<ToolCallResponse> {
-    const body = this.expect(await this.send('POST', `/api/v1/assistant/tools/${encodeURIComponent(name)}`, input));
-    if (!isObject(body) || typeof body.tool !== 'string' || typeof body.is_error !== 'boolean' || !isObject(body.result)) {
-      throw this.malformed();
-    }
+    const path = `/api/v1/assistant/tools/${encodeURIComponent(name)}`;
+    const body = this.expectOk(await this.send('POST', path, input));
+    if (!isObject(body) || typeof body.tool !== 'string' || typeof body.is_error !== 'boolean') throw this.notAion();
+    if (!isObject(body.result)) throw this.notAion();
     return { tool: body.tool, is_error: body.is_error, result: body.result };
   }
 
@@ -62,42 +66,45 @@ export class AionClient {
     this.agent.destroy();
   }
 
-  private expect({ status, body }: Answer): unknown {
+  private expectOk({ status, body }: Answer): unknown {
     if (status === 200) return body;
     if (status === 401) {
       throw new AppError('bad_token', `the Aion server at ${this.base} refused the token; check --token or AION_TOKEN`);
     }
-    const sentence = isObject(body) && typeof body.error === 'string' ? body.error : `the Aion server answered ${status}`;
-    throw new AppError(KIND_OF_STATUS.get(status) ?? 'unavailable', sentence);
+    const said = isObject(body) && typeof body.error === 'string' ? body.error : null;
+    throw new AppError(KIND_OF_STATUS.get(status) ?? 'unavailable', said ?? `the Aion server answered ${status}`);
   }
 
-  private malformed(): AppError {
-    return new AppError('unavailable', `the server at ${this.base} did not answer like an Aion server; check --url or AION_URL`);
+  private notAion(): AppError {
+    return new AppError('unavailable', `${this.base} did not answer like an Aion server; check --url or AION_URL`);
   }
 
   private async send(method: string, path: string, input?: unknown): Promise<Answer> {
     try {
       return await this.once(method, path, input);
     } catch (error) {
-      // A kept-alive connection the server closed while idle fails on reuse
-      // before the server reads anything; the documented remedy is to retry once.
-      if (isStaleSocket(error)) return await this.once(method, path, input).catch((again) => this.unreachable(again));
-      return this.unreachable(error);
+      // Such a request failed before the server read it; Node's documented remedy is to retry once.
+      if (!(error instanceof StaleConnection)) return this.unreachable(error);
+      return this.once(method, path, input).catch((again: unknown) => this.unreachable(again));
     }
   }
 
   private once(method: string, path: string, input?: unknown): Promise<Answer> {
     const payload = input === undefined ? undefined : JSON.stringify(input);
-    const headers: Record<string, string> = { ...this.headers, authorization: `Bearer ${this.token}`, accept: 'application/json' };
+    const headers: Record<string, string> = { ...this.headers, authorization: `Bearer ${this.token}` };
     if (payload !== undefined) headers['content-type'] = 'application/json';
     return new Promise((resolve, reject) => {
       const req = this.request(this.base + path, { method, headers, agent: this.agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('error', reject);
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: parseJson(Buffer.concat(chunks).toString('utf8')) }));
+        res.on('end', () => {
+          resolve({ status: res.statusCode ?? 0, body: parseJson(Buffer.concat(chunks).toString('utf8')) });
+        });
       });
-      req.on('error', (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket })));
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        reject(req.reusedSocket && error.code === 'ECONNRESET' ? new StaleConnection(error.message) : error);
+      });
       req.end(payload);
     });
   }
@@ -106,10 +113,6 @@ export class AionClient {
     const code = error instanceof Error && 'code' in error ? String(error.code) : String(error);
     throw new AppError('unavailable', `cannot reach the Aion server at ${this.base} (${code}); is it running there?`);
   }
-}
-
-function isStaleSocket(error: unknown): boolean {
-  return error instanceof Error && 'reusedSocket' in error && error.reusedSocket === true && 'code' in error && error.code === 'ECONNRESET';
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

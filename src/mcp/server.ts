@@ -14,7 +14,8 @@ const SERVER_INFO = { name: 'aion-ops', version: '0.1.0' };
 
 const INSTRUCTIONS =
   'Aion Ops keeps the configuration of services as documents in projects and deploys them to environments. ' +
-  'Every tool runs with the permissions of the operator whose token this connection uses; call whoami first to learn them. ' +
+  'Every tool runs with the permissions of the operator whose token this connection uses; ' +
+  'call whoami first to learn them. ' +
   'A refusal or failure is a result with isError and a sentence that says why.';
 
 // The Server makes a validator for elicitation, which these servers never
@@ -43,7 +44,8 @@ export function buildMcpServer(backend: ToolBackend, settings: Pick<ConnectionSe
       return callResult(await backend.callTool(name, input));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
-      return errorResult(error.kind === 'not_found' ? `no such tool: ${name}; tools/list names this connection's tools` : error.message);
+      if (error.kind === 'not_found') return errorResult(`no such tool: ${name}; tools/list names this connection's tools`);
+      return errorResult(error.message);
     }
   });
 

@@ -6,12 +6,19 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 
 /** Answers one HTTP request to the MCP endpoint with a server built for it. */
-export async function answerMcpRequest(buildServer: () => Server, request: Request, parsedBody: unknown): Promise<Response> {
+export async function answerMcpRequest(
+  buildServer: () => Server,
+  request: Request,
+  parsedBody: unknown,
+): Promise<Response> {
   // A stateless server has nothing to push on a GET stream and no session to
   // DELETE; the spec's answer to both is 405.
   if (request.method !== 'POST') return methodNotAllowed();
   const server = buildServer();
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   await server.connect(transport);
   try {
     return await transport.handleRequest(request, { parsedBody });

@@ -220,7 +220,7 @@ export class Executor {
         const value = await tool.run({ ...ctx, db: tx }, input);
         await settle?.(tx, value);
         await this.deps.services.audit.write(tx, this.entry(invocation, tool, redacted, project, environment, 'ok', null));
-        if (project) touch(`project:${project.id}`);
+        if (project && tool.reshapesProject) touch(`project:${project.id}`);
         return value;
       });
       return { tool: tool.name, is_error: false, result, failure: null };

@@ -51,6 +51,12 @@ export interface Tool {
   scope: ScopeNeed;
   /** `conversation` tools exist only for a call that belongs to a conversation, and are absent from the public catalogue. */
   audience: Audience;
+  /**
+   * Whether a successful write changes what the project directory holds in
+   * memory (roles, environments, what is live), so every server must drop it.
+   * Only writes that provably leave those alone say false.
+   */
+  reshapesProject: boolean;
   /** Input fields holding secret values, replaced by `[redacted]` in the audit. */
   secretFields: readonly string[];
   /** The proposal's summary rows (writes). */
@@ -65,6 +71,7 @@ type Spec<I, N extends ScopeNeed> = {
   tag: Tag;
   scope: N;
   audience?: Audience;
+  reshapesProject?: boolean;
   secretFields?: readonly string[];
   rows?: (input: I) => ProposalRow[];
   run: (ctx: ScopedContext<N>, input: I) => Promise<ToolResult>;
@@ -88,6 +95,7 @@ export function withInput<const S extends JSONSchema>(input_schema: S) {
         tag: spec.tag,
         scope: spec.scope,
         audience: spec.audience ?? 'public',
+        reshapesProject: spec.reshapesProject ?? true,
         secretFields: spec.secretFields ?? [],
         rows: (input) => (spec.rows ? spec.rows(input as never) : []),
         run: (ctx, input) => spec.run(ctx as ScopedContext<N>, input as never),

@@ -9,18 +9,24 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { OPS_BIN } from '../helpers/paths.js';
-import { latencyAtOne, median, ms, percentile, type Row } from './lib.js';
+import { latencyAtOne, median, ms, percentile, type Row, type Target } from './lib.js';
 
 const ROUNDS = 3;
 const CALLS = 1000;
 const WARM_UP = 200;
 const TARGET_MS = 1;
 
-const CALL = { name: 'list_environments', arguments: { project: 'shop' } };
+interface Call {
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+const CALL: Call = { name: 'list_environments', arguments: { project: 'shop' } };
+const ECHO: Call = { name: 'echo', arguments: { message: 'hello' } };
 const EVERYTHING_BIN = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 /** p50 in ms of sequential calls of one tool on a connected client. */
-async function callP50(client: Client, call: { name: string; arguments: Record<string, unknown> }): Promise<number> {
+async function callP50(client: Client, call: Call): Promise<number> {
   for (let i = 0; i < WARM_UP; i++) await client.callTool(call);
   const samples: number[] = [];
   for (let i = 0; i < CALLS; i++) {
@@ -38,11 +44,14 @@ async function connected(transport: Transport): Promise<Client> {
   return client;
 }
 
-export async function benchMcp(url: string, token: string): Promise<Row[]> {
+function stdio(args: string[]): StdioClientTransport {
   const env = { PATH: process.env.PATH ?? '' };
-  const opsMcp = await connected(
-    new StdioClientTransport({ command: process.execPath, args: [OPS_BIN, 'mcp', '--url', url, '--token', token], env, stderr: 'ignore' }),
-  );
+  return new StdioClientTransport({ command: process.execPath, args, env, stderr: 'ignore' });
+}
+
+/** Rows for `npm run bench`, against a running server and an operator's token. */
+export async function benchMcp(url: string, token: string): Promise<Row[]> {
+  const opsMcp = await connected(stdio([OPS_BIN, 'mcp', '--url', url, '--token', token]));
   const httpMcp = await connected(
     new StreamableHTTPClientTransport(new URL('/mcp', url), {
       requestInit: { headers: { authorization: `Bearer ${token}` } },
@@ -51,41 +60,42 @@ export async function benchMcp(url: string, token: string): Promise<Row[]> {
       fetch: (input, init) => fetch(input, { ...init, signal: null }),
     }),
   );
-  const everything = await connected(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING_BIN, 'stdio'], env, stderr: 'ignore' }));
-  const rest = {
+  const everything = await connected(stdio([EVERYTHING_BIN, 'stdio']));
+  const rest: Target = {
     method: 'POST',
     path: `/api/v1/assistant/tools/${CALL.name}`,
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify(CALL.arguments),
   };
 
-  const rounds = { rest: [] as number[], stdio: [] as number[], http: [] as number[], echo: [] as number[] };
+  const p50s = { rest: [] as number[], stdio: [] as number[], http: [] as number[], echo: [] as number[] };
   try {
-    // Alternate the measures in each round so the machine's noise hits all alike.
+    // Every measure in every round, so the machine's noise hits all alike.
     for (let round = 0; round < ROUNDS; round++) {
-      rounds.rest.push((await latencyAtOne(url, rest, CALLS)).p50);
-      rounds.stdio.push(await callP50(opsMcp, CALL));
-      rounds.http.push(await callP50(httpMcp, CALL));
-      rounds.echo.push(await callP50(everything, { name: 'echo', arguments: { message: 'hello' } }));
+      p50s.rest.push((await latencyAtOne(url, rest, CALLS)).p50);
+      p50s.stdio.push(await callP50(opsMcp, CALL));
+      p50s.http.push(await callP50(httpMcp, CALL));
+      p50s.echo.push(await callP50(everything, ECHO));
     }
   } finally {
     await Promise.all([opsMcp.close(), httpMcp.close(), everything.close()]);
   }
 
-  const restP50 = median(rounds.rest);
-  const overhead = (measure: string, samples: number[]): Row => {
+  const restP50 = median(p50s.rest);
+  const overREST = (measure: string, samples: number[]): Row => {
     const p50 = median(samples);
-    return {
-      measure,
-      figure: `${ms(p50)} (+${ms(p50 - restP50)})`,
-      target: `≤ REST + ${TARGET_MS} ms`,
-      met: p50 - restP50 <= TARGET_MS,
-    };
+    const over = p50 - restP50;
+    return { measure, figure: `${ms(p50)} (+${ms(over)})`, target: `≤ REST + ${TARGET_MS} ms`, met: over <= TARGET_MS };
   };
   return [
     { measure: `tools/call ${CALL.name} over REST, c=1 p50`, figure: ms(restP50), target: 'reference', met: null },
-    overhead('ops mcp (stdio) tools/call round trip p50', rounds.stdio),
-    overhead('/mcp (Streamable HTTP) tools/call round trip p50', rounds.http),
-    { measure: 'server-everything echo over stdio p50 (the SDK alone)', figure: ms(median(rounds.echo)), target: 'reference', met: null },
+    overREST('ops mcp (stdio) tools/call round trip, p50', p50s.stdio),
+    overREST('/mcp (Streamable HTTP) tools/call round trip, p50', p50s.http),
+    {
+      measure: 'server-everything echo over stdio, p50 (the SDK alone)',
+      figure: ms(median(p50s.echo)),
+      target: 'reference',
+      met: null,
+    },
   ];
 }

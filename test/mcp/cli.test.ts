@@ -11,7 +11,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-function ops(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function ops(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const child = spawn(process.execPath, [OPS_BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
   let stdout = '';
   let stderr = '';
@@ -22,7 +28,8 @@ function ops(args: string[], env: Record<string, string> = {}): Promise<{ code: 
 
 describe('ops tools', () => {
   it('prints each tool with its tag, permission and whether the caller may run it there', async () => {
-    const { code, stdout } = await ops(['tools', '--project', 'shop'], { AION_URL: server.url, AION_TOKEN: server.demoTokens.vic ?? '' });
+    const env = { AION_URL: server.url, AION_TOKEN: server.demoTokens.vic ?? '' };
+    const { code, stdout } = await ops(['tools', '--project', 'shop'], env);
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^name +tag +permission +allowed$/);
@@ -44,7 +51,8 @@ describe('ops call', () => {
   });
 
   it('prints a refusal as JSON and exits 1', async () => {
-    const { code, stdout } = await ops(['call', 'create_environment', '--input', '{"project":"shop","name":"qa"}', ...as('vic')]);
+    const input = '{"project":"shop","name":"qa"}';
+    const { code, stdout } = await ops(['call', 'create_environment', '--input', input, ...as('vic')]);
     expect(code).toBe(1);
     expect(JSON.parse(stdout)).toEqual({
       tool: 'create_environment',
@@ -55,14 +63,26 @@ describe('ops call', () => {
 
   it('exits 2 with a sentence when the call does not run', async () => {
     const cases: [string[], string][] = [
-      [['call', 'drop_tables', ...as('ada')], 'ops call: no such tool: drop_tables; GET /api/v1/assistant/tools lists them\n'],
-      [['call', 'whoami', '--input', '{"verbose":true}', ...as('ada')], 'ops call: whoami: input has an unknown property verbose; remove it\n'],
-      [['call', 'whoami', '--input', '[1]', ...as('ada')], `ops: --input must be a JSON object, e.g. --input '{"project":"shop"}'\n`],
-      [['call', 'whoami', '--url', server.url, '--token', 'aion_nope'], `ops call: the Aion server at ${server.url} refused the token; check --token or AION_TOKEN\n`],
+      [
+        ['call', 'drop_tables', ...as('ada')],
+        'ops call: no such tool: drop_tables; GET /api/v1/assistant/tools lists them',
+      ],
+      [
+        ['call', 'whoami', '--input', '{"verbose":true}', ...as('ada')],
+        'ops call: whoami: input has an unknown property verbose; remove it',
+      ],
+      [
+        ['call', 'whoami', '--input', '[1]', ...as('ada')],
+        `ops: --input must be a JSON object, e.g. --input '{"project":"shop"}'`,
+      ],
+      [
+        ['call', 'whoami', '--url', server.url, '--token', 'aion_nope'],
+        `ops call: the Aion server at ${server.url} refused the token; check --token or AION_TOKEN`,
+      ],
     ];
     for (const [args, sentence] of cases) {
       const { code, stdout, stderr } = await ops(args);
-      expect([code, stdout, stderr]).toEqual([2, '', sentence]);
+      expect([code, stdout, stderr]).toEqual([2, '', `${sentence}\n`]);
     }
   });
 });

@@ -3,12 +3,14 @@
 // not by name, not by a crafted JSON-RPC request or batch, not through the
 // REST route `ops mcp` calls; and each attempt is audited as refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { client as restClient, request } from '../helpers/http.js';
+import { client as restClient, request, type Client } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
+let ada: Client;
 beforeAll(async () => {
   server = await startTestServer('pglite', { demo: true });
+  ada = restClient(server.url, server.demoTokens.ada ?? '');
 });
 afterAll(() => server.stop());
 
@@ -16,18 +18,25 @@ const READ_ONLY = { accept: 'application/json, text/event-stream', 'x-aion-read-
 const REFUSED = 'create_environment is a write tool, and this connection is read-only';
 const write = { name: 'create_environment', arguments: { project: 'shop', name: 'qa' } };
 
-async function environments(): Promise<string[]> {
-  const answer = await restClient(server.url, server.demoTokens.ada ?? '').post('/api/v1/assistant/tools/list_environments', {
-    project: 'shop',
-  });
-  return (answer.body as { result: { environments: { name: string }[] } }).result.environments.map((e) => e.name);
+interface RpcAnswer {
+  id: number;
+  result: { isError: boolean; structuredContent: { error?: string } };
 }
 
-type RpcAnswer = { id: number; result: { isError: boolean; structuredContent: { error?: string } } };
+interface ToolCallResponse {
+  is_error: boolean;
+  result: Record<string, unknown>;
+}
+
+/** A tool run as ada over REST. */
+async function runTool(name: string, input: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return (await ada.post(`/api/v1/assistant/tools/${name}`, input, { headers })).body as ToolCallResponse;
+}
 
 describe('read-only', () => {
   it('refuses a crafted tools/call, a batch of them, and a call that claims otherwise in _meta', async () => {
-    const post = (body: unknown) => request(server.url, 'POST', '/mcp', { body, headers: READ_ONLY, token: server.demoTokens.ada ?? null });
+    const token = server.demoTokens.ada ?? null;
+    const post = (body: unknown) => request(server.url, 'POST', '/mcp', { body, headers: READ_ONLY, token });
     const single = await post({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: write });
     expect((single.body as RpcAnswer).result).toMatchObject({ isError: true, structuredContent: { error: REFUSED } });
 
@@ -44,20 +53,15 @@ describe('read-only', () => {
   });
 
   it('refuses a write over the REST route that ops mcp --read-only calls', async () => {
-    const answer = await restClient(server.url, server.demoTokens.ada ?? '').post('/api/v1/assistant/tools/create_environment', write.arguments, {
-      headers: { 'x-aion-via': 'mcp', 'x-aion-read-only': '1' },
-    });
-    expect(answer.body).toEqual({ tool: 'create_environment', is_error: true, result: { error: REFUSED } });
+    const answer = await runTool(write.name, write.arguments, { 'x-aion-via': 'mcp', 'x-aion-read-only': '1' });
+    expect(answer).toEqual({ tool: write.name, is_error: true, result: { error: REFUSED } });
   });
 
   it('ran none of them, and audited each as refused via mcp', async () => {
-    expect(await environments()).toEqual(['production', 'staging']);
-    const { entries } = (
-      (await restClient(server.url, server.demoTokens.ada ?? '').post('/api/v1/assistant/tools/read_audit', {
-        project: 'shop',
-        tool: 'create_environment',
-      })).body as { result: { entries: { via: string; outcome: string; error: string }[] } }
-    ).result;
+    const { result } = await runTool('list_environments', { project: 'shop' });
+    expect((result.environments as { name: string }[]).map((e) => e.name)).toEqual(['production', 'staging']);
+    const audit = await runTool('read_audit', { project: 'shop', tool: write.name });
+    const entries = audit.result.entries as { via: string; outcome: string; error: string }[];
     expect(entries).toHaveLength(4);
     for (const entry of entries) expect(entry).toMatchObject({ via: 'mcp', outcome: 'refused', error: REFUSED });
   });

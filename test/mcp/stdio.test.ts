@@ -47,7 +47,8 @@ describe('ops mcp at start', () => {
   });
 
   it('warns about --tools names the server does not have', async () => {
-    const { client, stderr } = await stdioClient(server.url, server.demoTokens.ada ?? '', ['--tools', 'whoami,no_such']);
+    const flags = ['--tools', 'whoami,no_such'];
+    const { client, stderr } = await stdioClient(server.url, server.demoTokens.ada ?? '', flags);
     expect(stderr[0]).toBe('ops mcp: --tools names tools the server does not have: no_such');
     await client.close();
   });

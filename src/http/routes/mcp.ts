@@ -15,15 +15,14 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
     method: ['GET', 'POST', 'DELETE'],
     url: '/mcp',
     config: { accepts: ['operator'] },
-    schema: {
-      summary: 'MCP over Streamable HTTP (stateless; POST JSON-RPC messages, answered with JSON)',
-      tags: ['mcp'],
-    },
+    // Not in the OpenAPI document: MCP is its own protocol, whose errors are
+    // JSON-RPC errors rather than {"error"} (test/mcp/fuzz.test.ts holds it to that).
+    schema: { hide: true },
     handler: async (request, reply) => {
       const settings = settingsFromHeaders(request.headers);
       const backend = executorBackend(services.executor, operatorOf(request), settings);
-      const response = await answerMcpRequest(() => buildMcpServer(backend, settings), webRequest(request), request.body);
-      return reply.send(response);
+      const buildServer = () => buildMcpServer(backend, settings);
+      return reply.send(await answerMcpRequest(buildServer, webRequest(request), request.body));
     },
   });
 };

@@ -102,6 +102,8 @@ export const documentTools = [
       'Save text as a new revision of a document, creating it if new. Refused when base_revision is not the current revision. Returns the new revision.',
     permission: 'document:write',
     tag: 'write',
+    // Documents and secrets are not what the project directory holds.
+    reshapesProject: false,
     scope: 'project',
     rows: (input) => [
       { k: 'project', v: input.project ?? '' },
@@ -128,6 +130,8 @@ export const documentTools = [
     description: 'Delete a document with all its revisions. Refused while it is live in any environment.',
     permission: 'document:write',
     tag: 'write',
+    // Documents and secrets are not what the project directory holds.
+    reshapesProject: false,
     scope: 'project',
     rows: (input) => [
       { k: 'project', v: input.project ?? '' },
