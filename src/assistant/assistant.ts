@@ -1,6 +1,8 @@
 // The assistant as the routes see it: status, threads, turns, decisions.
 import type { Operator } from '../access/operators.js';
 import type { Config } from '../config.js';
+import type { ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
+import { agentCall, agentTools } from './agent.js';
 import type { AssistantDeps } from './deps.js';
 import { acceptAll, acceptProposal, rejectProposal } from './proposals.js';
 import { runTurn } from './turn.js';
@@ -70,6 +72,16 @@ export class Assistant {
   async reject(operator: Operator, threadId: string, proposalId: string): Promise<ThreadView> {
     await rejectProposal(this.deps, operator, await findThread(this.deps.db, operator, threadId), proposalId);
     return this.view(operator, threadId);
+  }
+
+  /** The tools an agent attached with this thread's session credential sees. */
+  agentTools(operator: Operator, threadId: string): Promise<ToolDescriptor[]> {
+    return agentTools(this.deps, operator, threadId);
+  }
+
+  /** A tool call of an attached agent: writes become proposals on the thread. */
+  agentCall(operator: Operator, threadId: string, name: string, input: unknown): Promise<ToolCallResponse> {
+    return agentCall(this.deps, operator, threadId, name, input);
   }
 
   async acceptAll(operator: Operator, threadId: string): Promise<ThreadView> {

@@ -2,8 +2,7 @@
 // call the model up to eight times: read tools run at once as the operator,
 // write tools become pending proposals. No model call happens inside a
 // database transaction; the answer and its proposals are stored together.
-import { randomUUID } from 'node:crypto';
-import { and, asc, eq, isNull, lt, max, or, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, max, not, or, sql } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import { AppError, conflict, unavailable } from '../errors.js';
 import type { Db } from '../store/db.js';
@@ -11,6 +10,7 @@ import { messages, parkedSecrets, proposals, threads } from '../store/schema.js'
 import type { ToolResult } from '../tools/types.js';
 import type { AssistantDeps } from './deps.js';
 import { parkSecrets } from './parking.js';
+import { pendingProposal, proposedResult, storeAnswer, type PendingProposal } from './proposing.js';
 import { historyOf, systemPrompt, type StoredMessage } from './prompt.js';
 import { trimHistory } from './providers/history.js';
 import {
@@ -29,41 +29,25 @@ const STALE_TURN_MS = 10 * 60 * 1000;
 /** Tool results larger than this are cut before the model sees them. */
 const MAX_RESULT_CHARS = 50_000;
 
-interface PendingProposal {
-  id: string;
-  toolUseId: string;
-  tool: string;
-  input: Record<string, unknown>;
-  project: string | null;
-  environment: string;
-  permission: string;
-  title: string;
-  rows: { k: string; v: string }[];
-}
-
 export async function runTurn(deps: AssistantDeps, operator: Operator, threadId: string, text: string): Promise<void> {
   const thread = await findThread(deps.db, operator, threadId);
-  await refuseWhileBusy(deps.db, thread);
   await claimTurn(deps.db, thread);
   try {
     const provider = await storeMessage(deps, operator, thread, text);
     await converse(deps, provider, operator, thread);
-  } finally {
+  } catch (error) {
+    // The answer's transaction ends the turn; anything short of it ends it here.
     await deps.db.update(threads).set({ turnStartedAt: null }).where(eq(threads.id, thread.id));
+    throw error;
   }
 }
 
-async function refuseWhileBusy(db: Db, thread: ThreadRecord): Promise<void> {
-  const [waiting] = await db
-    .select({ id: proposals.id })
-    .from(proposals)
-    .where(and(eq(proposals.threadId, thread.id), eq(proposals.status, 'pending')))
-    .limit(1);
-  if (waiting) throw conflict('a proposal is still waiting for a decision; accept or reject it first');
-}
-
-/** Claims the thread for this turn with a conditional update, so two messages never run two turns. */
+/**
+ * Claims the thread for this turn with a conditional update, so two messages
+ * never run two turns (on however many servers), nor one while a proposal waits.
+ */
 async function claimTurn(db: Db, thread: ThreadRecord): Promise<void> {
+  const waiting = sql<boolean>`exists (select 1 from ${proposals} where ${proposals.threadId} = ${thread.id} and ${proposals.status} = 'pending')`;
   const claimed = await db
     .update(threads)
     .set({ turnStartedAt: new Date() })
@@ -71,11 +55,17 @@ async function claimTurn(db: Db, thread: ThreadRecord): Promise<void> {
       and(
         eq(threads.id, thread.id),
         or(isNull(threads.turnStartedAt), lt(threads.turnStartedAt, new Date(Date.now() - STALE_TURN_MS))),
-        sql`not exists (select 1 from ${proposals} where ${proposals.threadId} = ${thread.id} and ${proposals.status} = 'pending')`,
+        not(waiting),
       ),
     )
     .returning({ id: threads.id });
-  if (claimed.length === 0) throw conflict('the assistant is still answering this thread; wait for its answer');
+  if (claimed.length > 0) return;
+  const [busy] = await db.select({ waiting }).from(threads).where(eq(threads.id, thread.id));
+  throw conflict(
+    busy?.waiting
+      ? 'a proposal is still waiting for a decision; accept or reject it first'
+      : 'the assistant is still answering this thread; wait for its answer',
+  );
 }
 
 /** Counts the message against the rate, parks its secrets and stores it; a 429 or 503 stores nothing. */
@@ -153,7 +143,11 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
     exchange.push({ role: 'user', content: results });
     if (stopReason !== 'tool_use') break;
   }
-  await storeAnswer(deps.db, thread, exchange, stopReason, pending);
+  const text = exchange
+    .flatMap((m) => (m.role === 'assistant' ? m.content : []))
+    .flatMap((b) => (b.type === 'text' && b.text.trim() !== '' ? [b.text] : []))
+    .join('\n\n');
+  await storeAnswer(deps.db, thread, { text, blocks: exchange, stopReason }, pending);
 }
 
 /** A read runs now; a write becomes a proposal; a refusal goes back to the model as it is. */
@@ -176,32 +170,9 @@ async function answerToolUse(
   }
   const prepared = await deps.executor.prepare(invocation, use.name, use.input);
   if (!prepared.ready) return toolResult(use, prepared.outcome.result, true);
-  const id = randomUUID();
-  const environment = prepared.environment?.name ?? thread.environment;
-  const rows = [...prepared.rows];
-  if (prepared.project && thread.project && prepared.project.slug !== thread.project) {
-    rows.push({ k: 'note', v: `acts on project ${prepared.project.slug}, outside this thread's project ${thread.project}` });
-  } else if (prepared.environment && thread.environment && prepared.environment.name !== thread.environment) {
-    rows.push({ k: 'note', v: `acts on ${prepared.environment.name}, outside this thread's environment ${thread.environment}` });
-  }
-  pending.push({
-    id,
-    toolUseId: use.id,
-    tool: tool.name,
-    input: prepared.input,
-    project: prepared.project?.slug ?? null,
-    environment,
-    permission: tool.permission ?? '',
-    title: proposalTitle(tool.name, prepared.input, environment),
-    rows,
-  });
-  return toolResult(use, { proposed: true, proposal: id, status: 'pending', waits_for: 'the operator to accept or reject it' }, false);
-}
-
-function proposalTitle(tool: string, input: Record<string, unknown>, environment: string): string {
-  const object = [input.path, input.name, input.operator].find((v): v is string => typeof v === 'string');
-  const where = input.environment !== undefined || ['deploy', 'rollback', 'set_secret', 'delete_secret'].includes(tool) ? ` in ${environment}` : '';
-  return `${tool.replaceAll('_', ' ')}${object ? ` ${object}` : ''}${where}`;
+  const proposal = pendingProposal(prepared, thread, use.id);
+  pending.push(proposal);
+  return toolResult(use, proposedResult(proposal), false);
 }
 
 function toolResult(use: ToolUseBlock, result: ToolResult, isError: boolean): ToolResultBlock {
@@ -210,40 +181,6 @@ function toolResult(use: ToolUseBlock, result: ToolResult, isError: boolean): To
     content = `${content.slice(0, MAX_RESULT_CHARS)}… [cut: the result was ${content.length} characters]`;
   }
   return { type: 'tool_result', tool_use_id: use.id, content, ...(isError ? { is_error: true } : {}) };
-}
-
-async function storeAnswer(db: Db, thread: ThreadRecord, exchange: ModelMessage[], stopReason: string, pending: PendingProposal[]) {
-  const text = exchange
-    .flatMap((m) => (m.role === 'assistant' ? m.content : []))
-    .flatMap((b) => (b.type === 'text' && b.text.trim() !== '' ? [b.text] : []))
-    .join('\n\n');
-  await db.transaction(async (tx) => {
-    const [answer] = await tx
-      .insert(messages)
-      .values({ threadId: thread.id, role: 'assistant', text, blocks: exchange, stopReason })
-      .returning({ id: messages.id });
-    if (!answer) throw new Error('answer insert returned no row');
-    if (pending.length > 0) {
-      await tx.insert(proposals).values(
-        pending.map((p, position) => ({
-          id: p.id,
-          threadId: thread.id,
-          messageId: answer.id,
-          position,
-          toolUseId: p.toolUseId,
-          tool: p.tool,
-          input: p.input,
-          project: p.project,
-          environment: p.environment,
-          permission: p.permission,
-          tag: 'write',
-          title: p.title,
-          rows: p.rows,
-        })),
-      );
-    }
-    await tx.update(threads).set({ updatedAt: new Date() }).where(eq(threads.id, thread.id));
-  });
 }
 
 async function storedMessages(db: Db, threadId: string): Promise<StoredMessage[]> {

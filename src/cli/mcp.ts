@@ -4,7 +4,9 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { AppError } from '../errors.js';
 import { restrictionHeaders } from '../mcp/headers.js';
+import type { ToolBackend } from '../mcp/backend.js';
 import { restBackend } from '../mcp/rest-backend.js';
+import { SESSION_PREFIX, sessionBackend } from '../mcp/session-backend.js';
 import { buildMcpServer } from '../mcp/server.js';
 import { toolList, type ConnectionSettings } from '../mcp/settings.js';
 import { clientFor, type ServerFlags } from './call.js';
@@ -16,6 +18,13 @@ export interface McpFlags extends ServerFlags {
   tools?: string;
 }
 
+/** A session credential reaches only `/mcp`; every other token goes through the REST tool routes. */
+async function connect(flags: McpFlags, settings: ConnectionSettings) {
+  if (flags.token?.startsWith(SESSION_PREFIX)) return sessionBackend(flags.url, flags.token);
+  const client = clientFor(flags, { 'x-aion-via': 'mcp', ...restrictionHeaders(settings) });
+  return { backend: restBackend(client, settings), close: () => client.close() };
+}
+
 /** Serves MCP on stdin/stdout until stdin ends; answers 1 when it cannot start. */
 export async function serveMcp(flags: McpFlags, log: (line: string) => void): Promise<number> {
   const settings: ConnectionSettings = {
@@ -24,18 +33,18 @@ export async function serveMcp(flags: McpFlags, log: (line: string) => void): Pr
     project: flags.project ?? null,
     environment: flags.environment ?? null,
   };
-  const client = clientFor(flags, { 'x-aion-via': 'mcp', ...restrictionHeaders(settings) });
-  const backend = restBackend(client, settings);
-
+  let connection: { backend: ToolBackend; close(): void | Promise<void> } | undefined;
   let names: string[];
   try {
-    names = (await backend.listTools()).map((tool) => tool.name);
+    connection = await connect(flags, settings);
+    names = (await connection.backend.listTools()).map((tool) => tool.name);
   } catch (error) {
-    client.close();
+    await connection?.close();
     if (!(error instanceof AppError)) throw error;
     log(`ops mcp: ${error.message}`);
     return 1;
   }
+  const { backend } = connection;
   const unknown = [...(settings.only ?? [])].filter((name) => !names.includes(name));
   if (unknown.length > 0) log(`ops mcp: --tools names tools the server does not have: ${unknown.join(', ')}`);
 
@@ -43,7 +52,7 @@ export async function serveMcp(flags: McpFlags, log: (line: string) => void): Pr
   await server.connect(new StdioServerTransport());
   // The client closes stdin when it is done with us; so are we.
   process.stdin.once('end', () => {
-    void server.close().finally(() => client.close());
+    void server.close().finally(() => connection?.close());
   });
   log(`ops mcp: serving the tools of ${flags.url} on stdio${settings.readOnly ? ', read-only' : ''}`);
   return 0;

@@ -1,0 +1,93 @@
+// Turning a prepared write into a pending proposal, and storing proposals on
+// the answer that made them — for the built-in assistant's turns and for an
+// agent attached to the conversation alike.
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { Db } from '../store/db.js';
+import { messages, proposals, threads } from '../store/schema.js';
+import type { Prepared } from '../tools/executor.js';
+import type { ProposalRow } from '../tools/types.js';
+import type { ThreadRecord } from './threads.js';
+
+export interface PendingProposal {
+  id: string;
+  toolUseId: string;
+  tool: string;
+  input: Record<string, unknown>;
+  project: string | null;
+  environment: string;
+  permission: string;
+  title: string;
+  rows: ProposalRow[];
+}
+
+/** What the model (or agent) is told in place of a result. */
+export function proposedResult(proposal: PendingProposal) {
+  return { proposed: true, proposal: proposal.id, status: 'pending', waits_for: 'the operator to accept or reject it' };
+}
+
+/** A pending proposal for a prepared write; its rows say so when it acts outside the thread's scope. */
+export function pendingProposal(prepared: Extract<Prepared, { ready: true }>, thread: ThreadRecord, toolUseId: string): PendingProposal {
+  const { tool, input, project } = prepared;
+  const environment = prepared.environment?.name ?? thread.environment;
+  const rows = [...prepared.rows];
+  if (project && thread.project && project.slug !== thread.project) {
+    rows.push({ k: 'note', v: `acts on project ${project.slug}, outside this thread's project ${thread.project}` });
+  } else if (prepared.environment && thread.environment && prepared.environment.name !== thread.environment) {
+    rows.push({ k: 'note', v: `acts on ${prepared.environment.name}, outside this thread's environment ${thread.environment}` });
+  }
+  return {
+    id: randomUUID(),
+    toolUseId,
+    tool: tool.name,
+    input,
+    project: project?.slug ?? null,
+    environment,
+    permission: tool.permission ?? '',
+    title: proposalTitle(tool.name, input, environment),
+    rows,
+  };
+}
+
+function proposalTitle(tool: string, input: Record<string, unknown>, environment: string): string {
+  const object = [input.path, input.name, input.operator].find((v): v is string => typeof v === 'string');
+  const environmentTools = ['deploy', 'rollback', 'set_secret', 'delete_secret'];
+  const where = input.environment !== undefined || environmentTools.includes(tool) ? ` in ${environment}` : '';
+  return `${tool.replaceAll('_', ' ')}${object ? ` ${object}` : ''}${where}`;
+}
+
+/** Stores an answer with its proposals in one transaction, and ends the turn that made it. */
+export async function storeAnswer(
+  db: Db,
+  thread: ThreadRecord,
+  answer: { text: string; blocks: unknown; stopReason: string | null },
+  pending: PendingProposal[],
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [stored] = await tx
+      .insert(messages)
+      .values({ threadId: thread.id, role: 'assistant', text: answer.text, blocks: answer.blocks, stopReason: answer.stopReason })
+      .returning({ id: messages.id });
+    if (!stored) throw new Error('answer insert returned no row');
+    if (pending.length > 0) {
+      await tx.insert(proposals).values(
+        pending.map((p, position) => ({
+          id: p.id,
+          threadId: thread.id,
+          messageId: stored.id,
+          position,
+          toolUseId: p.toolUseId,
+          tool: p.tool,
+          input: p.input,
+          project: p.project,
+          environment: p.environment,
+          permission: p.permission,
+          tag: 'write',
+          title: p.title,
+          rows: p.rows,
+        })),
+      );
+    }
+    await tx.update(threads).set({ updatedAt: new Date(), turnStartedAt: null }).where(eq(threads.id, thread.id));
+  });
+}

@@ -1,0 +1,13 @@
+// The backend of `/mcp` for a session credential: one conversation's tools
+// (its three, and the public ones, whose writes become proposals on the
+// thread), run as the thread's operator.
+import type { Operator } from '../access/operators.js';
+import type { Assistant } from '../assistant/assistant.js';
+import type { ToolBackend } from './backend.js';
+
+export function conversationBackend(assistant: Assistant, operator: Operator, threadId: string): ToolBackend {
+  return {
+    listTools: () => assistant.agentTools(operator, threadId),
+    callTool: (name, input) => assistant.agentCall(operator, threadId, name, input),
+  };
+}
