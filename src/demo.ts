@@ -33,7 +33,7 @@ export async function seedDemo(services: Services, dataDir: string): Promise<Rec
     }
   });
   if (!ada) throw new Error('the demo owner was not created');
-  await createProject(services.db, ada, { slug: DEMO_PROJECT, name: 'Shop' });
+  await createProject(services.db, services.changes, ada, { slug: DEMO_PROJECT, name: 'Shop' });
   const as = { operator: ada, via: 'rest' as const };
   for (const spec of DEMO_OPERATORS) {
     await mustRun(services, as, 'set_member_role', { project: DEMO_PROJECT, operator: spec.name, role: spec.role });

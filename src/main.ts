@@ -1,10 +1,9 @@
 #!/usr/bin/env node
-// The `ops` command.
+// The `ops` command. Each command loads its own modules when it runs, so
+// `ops mcp` or `ops check` starts without loading the server.
 import { Command, Option } from 'commander';
 import { printCall, printTools, withServerOptions } from './cli/call.js';
-import { checkFiles } from './cli/check.js';
-import { serveMcp, type McpFlags } from './cli/mcp.js';
-import { serveUntilSignalled } from './cli/serve.js';
+import type { McpFlags } from './cli/mcp.js';
 import { ConfigError, readConfig } from './config.js';
 
 const program = new Command('ops').description('Aion Ops: configuration, checked and deployed, with an assistant.');
@@ -17,6 +16,7 @@ program
   .addOption(new Option('--data <dir>', 'data folder of the embedded store').env('AION_DATA'))
   .option('--demo', 'seed an empty store with the demo project, operators and tokens')
   .action(async (flags: { port?: string; host?: string; data?: string; demo?: boolean }) => {
+    const { serveUntilSignalled } = await import('./cli/serve.js');
     await serveUntilSignalled(readConfig(flags));
   });
 
@@ -27,6 +27,7 @@ program
   .option('--schema <file>', 'a JSON Schema (YAML) every document must satisfy')
   .option('--secrets <names>', 'comma-separated secret names the environment holds', (value: string) => value.split(','))
   .action(async (files: string[], options: { schema?: string; secrets?: string[] }) => {
+    const { checkFiles } = await import('./cli/check.js');
     process.exitCode = await checkFiles(files, options, (line) => console.log(line));
   });
 
@@ -37,6 +38,7 @@ withServerOptions(program.command('mcp'))
   .option('--read-only', 'hide the write tools, and have the server refuse them')
   .option('--tools <names>', 'serve only these tools (comma-separated)')
   .action(async (flags: McpFlags) => {
+    const { serveMcp } = await import('./cli/mcp.js');
     process.exitCode = await serveMcp(flags, (line) => console.error(line));
   });
 

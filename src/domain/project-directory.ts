@@ -35,6 +35,8 @@ interface Snapshot {
 
 export class ProjectDirectory {
   private readonly bySlug = new Map<string, Snapshot>();
+  /** Each operator's project slugs; any project change may change them, so any drops them all. */
+  private readonly slugsByOperator = new Map<string, string[]>();
   /** Bumped by every change; a load that saw an older one is not kept. */
   private generation = 0;
 
@@ -59,6 +61,23 @@ export class ProjectDirectory {
     return { id: snapshot.id, slug: snapshot.slug, name: snapshot.name, role, environments: snapshot.environments };
   }
 
+  /** The slugs of the projects the operator may see (every project for an owner), sorted. */
+  async visibleSlugs(operator: Operator): Promise<string[]> {
+    const cached = this.slugsByOperator.get(operator.id);
+    if (cached) return cached;
+    const generation = this.generation;
+    const rows = operator.owner
+      ? await this.db.select({ slug: projects.slug }).from(projects).orderBy(asc(projects.slug))
+      : await this.db
+          .select({ slug: projects.slug })
+          .from(projects)
+          .innerJoin(memberships, and(eq(memberships.projectId, projects.id), eq(memberships.operatorId, operator.id)))
+          .orderBy(asc(projects.slug));
+    const slugs = rows.map((r) => r.slug);
+    if (generation === this.generation) this.slugsByOperator.set(operator.id, slugs);
+    return slugs;
+  }
+
   private async snapshot(slug: string): Promise<Snapshot | null> {
     const cached = this.bySlug.get(slug);
     if (cached) return cached;
@@ -69,9 +88,10 @@ export class ProjectDirectory {
   }
 
   private forget(topic: Topic): void {
+    if (topic !== '*' && !topic.startsWith('project:')) return;
     this.generation++;
+    this.slugsByOperator.clear();
     if (topic === '*') return this.bySlug.clear();
-    if (!topic.startsWith('project:')) return;
     const id = topic.slice('project:'.length);
     for (const [slug, snapshot] of this.bySlug) if (snapshot.id === id) this.bySlug.delete(slug);
   }

@@ -1,8 +1,8 @@
 // Projects and their environments, seen through the caller's role. A project
 // the caller is no member of does not exist for them (404, never 403).
-import { and, asc, eq } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import { conflict, forbidden, notFound } from '../errors.js';
+import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { environments, memberships, projects, type Role } from '../store/schema.js';
@@ -45,16 +45,9 @@ export function describeProject(project: ProjectAccess): ProjectView {
 }
 
 /** The operator's projects (every project for an owner), with environments. */
-export async function listProjects(db: Db, directory: ProjectDirectory, operator: Operator): Promise<ProjectView[]> {
-  const rows = operator.owner
-    ? await db.select({ slug: projects.slug }).from(projects).orderBy(asc(projects.slug))
-    : await db
-        .select({ slug: projects.slug })
-        .from(projects)
-        .innerJoin(memberships, and(eq(memberships.projectId, projects.id), eq(memberships.operatorId, operator.id)))
-        .orderBy(asc(projects.slug));
+export async function listProjects(directory: ProjectDirectory, operator: Operator): Promise<ProjectView[]> {
   const views: ProjectView[] = [];
-  for (const { slug } of rows) {
+  for (const slug of await directory.visibleSlugs(operator)) {
     const project = await directory.find(operator, slug);
     if (project) views.push(describeProject(project));
   }
@@ -62,10 +55,15 @@ export async function listProjects(db: Db, directory: ProjectDirectory, operator
 }
 
 /** Creates a project with `staging` and a protected `production`; owners only. */
-export async function createProject(db: Db, operator: Operator, input: { slug: string; name?: string }): Promise<void> {
+export async function createProject(
+  db: Db,
+  changes: Changes,
+  operator: Operator,
+  input: { slug: string; name?: string },
+): Promise<void> {
   if (!operator.owner) throw forbidden('only owners can create projects; ask an owner of this instance');
   try {
-    await db.transaction(async (tx) => {
+    await changes.transaction(db, async (tx, touch) => {
       const [row] = await tx
         .insert(projects)
         .values({ slug: input.slug, name: input.name ?? input.slug })
@@ -77,6 +75,7 @@ export async function createProject(db: Db, operator: Operator, input: { slug: s
       ]);
       // The creator becomes its first admin, so the project always has one.
       await tx.insert(memberships).values({ projectId: row.id, operatorId: operator.id, role: 'admin' });
+      touch(`project:${row.id}`);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`a project named ${input.slug} already exists; pick another slug`);

@@ -13,6 +13,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { lockFolder } from './folder-lock.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -54,9 +55,13 @@ export async function openStore(options: { dataDir: string; databaseUrl: string 
 
 async function openPglite(folder: string): Promise<Store & { migrate(): Promise<void> }> {
   await mkdir(folder, { recursive: true });
+  const unlock = await lockFolder(folder);
   // A console's store is small: 16 MB of shared buffers (PostgreSQL's default is
   // 128 MB) keeps the embedded server's memory near the §11 budget.
-  const client = await PGlite.create({ dataDir: folder, postgresqlconf: ['shared_buffers=16MB'] });
+  const client = await PGlite.create({ dataDir: folder, postgresqlconf: ['shared_buffers=16MB'] }).catch(async (error: unknown) => {
+    await unlock();
+    throw error;
+  });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
@@ -70,7 +75,10 @@ async function openPglite(folder: string): Promise<Store & { migrate(): Promise<
     ping: async () => {
       await client.query('select 1');
     },
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      await unlock();
+    },
   };
 }
 

@@ -52,6 +52,9 @@ describe('ops serve --demo', () => {
       expect(server.stdout.join('\n')).not.toContain('admin token');
       const admin = client(server.url, adminToken);
       expect((await admin.post('/api/v1/projects', { slug: 'first' })).status).toBe(201);
+      // A second server on the same folder would corrupt the store: it is refused.
+      await expect(spawnServer(['--data', dataDir])).rejects.toThrow(/another process \(pid \d+\) is using the store/);
+      expect((await admin.get('/api/v1/projects')).status).toBe(200);
     } finally {
       await server.stop();
     }

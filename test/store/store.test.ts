@@ -40,8 +40,8 @@ describe.each(STORE_KINDS)('store on %s', (kind) => {
     const member = await createOperator(db, { name: 'mel', owner: false });
     const stranger = await createOperator(db, { name: 'stan', owner: false });
 
-    await createProject(db, owner, { slug: 'alpha', name: 'Alpha' });
-    expect((await listProjects(db, directory, owner))[0]).toEqual({
+    await createProject(db, changes, owner, { slug: 'alpha', name: 'Alpha' });
+    expect((await listProjects(directory, owner))[0]).toEqual({
       slug: 'alpha',
       name: 'Alpha',
       role: 'admin',
@@ -54,11 +54,11 @@ describe.each(STORE_KINDS)('store on %s', (kind) => {
     expect(await setMemberRole(db, alpha, 'mel', 'developer')).toEqual({ operator: 'mel', role: 'developer', added: true });
     await changes.transaction(db, async (_tx, touch) => touch(`project:${alpha.id}`));
 
-    expect((await listProjects(db, directory, member)).map((p) => [p.slug, p.role])).toEqual([['alpha', 'developer']]);
-    expect(await listProjects(db, directory, stranger)).toEqual([]);
+    expect((await listProjects(directory, member)).map((p) => [p.slug, p.role])).toEqual([['alpha', 'developer']]);
+    expect(await listProjects(directory, stranger)).toEqual([]);
     expect((await failure(openProject(stranger, 'alpha'))).kind).toBe('not_found');
-    expect((await failure(createProject(db, member, { slug: 'beta' }))).kind).toBe('forbidden');
-    expect((await failure(createProject(db, owner, { slug: 'alpha' }))).kind).toBe('conflict');
+    expect((await failure(createProject(db, changes, member, { slug: 'beta' }))).kind).toBe('forbidden');
+    expect((await failure(createProject(db, changes, owner, { slug: 'alpha' }))).kind).toBe('conflict');
     expect(findEnvironment(alpha, 'production').protected).toBe(true);
     expect(() => findEnvironment(alpha, 'qa')).toThrow('no such environment: qa in alpha');
   });

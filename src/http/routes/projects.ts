@@ -45,7 +45,7 @@ export const projectRoutes: RoutePlugin<{ services: Services }> = async (app, { 
         response: { 200: { type: 'array', items: projectSchema }, ...errorResponses(401) },
       },
     },
-    (request) => listProjects(db, projects, operatorOf(request)),
+    (request) => listProjects(projects, operatorOf(request)),
   );
 
   app.post(
@@ -60,7 +60,7 @@ export const projectRoutes: RoutePlugin<{ services: Services }> = async (app, { 
     },
     async (request, reply) => {
       const operator = operatorOf(request);
-      await createProject(db, operator, request.body);
+      await createProject(db, services.changes, operator, request.body);
       services.audit.record({
         operator: operator.name,
         via: 'rest',

@@ -11,10 +11,10 @@ export const identityTools = [
     permission: null,
     tag: 'read',
     scope: 'none',
-    run: async ({ db, operator, services }) => ({
+    run: async ({ operator, services }) => ({
       operator: operator.name,
       owner: operator.owner,
-      projects: (await listProjects(db, services.projects, operator)).map((p) => ({ project: p.slug, role: p.role })),
+      projects: (await listProjects(services.projects, operator)).map((p) => ({ project: p.slug, role: p.role })),
     }),
   }),
   withInput(noInput).define({
@@ -23,6 +23,6 @@ export const identityTools = [
     permission: null,
     tag: 'read',
     scope: 'none',
-    run: async ({ db, operator, services }) => ({ projects: await listProjects(db, services.projects, operator) }),
+    run: async ({ operator, services }) => ({ projects: await listProjects(services.projects, operator) }),
   }),
 ];
