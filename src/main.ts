@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=2
 // The `ops` command. Each command loads its own modules when it runs, so
 // `ops mcp` or `ops check` starts without loading the server.
 import { Command, Option } from 'commander';

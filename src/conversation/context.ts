@@ -49,11 +49,28 @@ function viewOf(row: Row | undefined): ContextView {
   return { shared: true, url: row.url, concepts: (row.concepts as string[] | null) ?? [], document: documentOf(row), revision: row.revision };
 }
 
+/** How many shared texts are kept in memory, by thread and revision, for the next edit. */
+const KEPT_TEXTS = 32;
+
 export class ConversationContexts {
+  /**
+   * The last text this server stored for a thread, by revision: an edit finds
+   * it here instead of reading a large text back from the store. A revision
+   * made elsewhere misses, and the text is read.
+   */
+  private readonly texts = new Map<string, { revision: number; text: string }>();
+
   constructor(
     private readonly db: Db,
     private readonly changes: Changes,
   ) {}
+
+  private keep(threadId: string, revision: number, text: string | null): void {
+    this.texts.delete(threadId);
+    if (text === null) return;
+    this.texts.set(threadId, { revision, text });
+    if (this.texts.size > KEPT_TEXTS) this.texts.delete(this.texts.keys().next().value ?? '');
+  }
 
   async read(threadId: string): Promise<ContextView> {
     const [row] = await this.db.select().from(threadContexts).where(eq(threadContexts.threadId, threadId)).limit(1);
@@ -94,6 +111,7 @@ export class ConversationContexts {
         .where(eq(threadContexts.threadId, threadId))
         .returning();
       touch(`thread:${threadId}`);
+      if (row) this.keep(threadId, row.revision, row.documentText);
       return { view: viewOf(row) };
     });
   }
@@ -107,9 +125,27 @@ export class ConversationContexts {
     edit: (document: SharedDocument) => string,
   ): Promise<{ document: SharedDocument | null; revision: number }> {
     return this.changes.transaction(this.db, async (tx, touch) => {
-      const current = await lockedRow(tx, threadId);
-      const document = current.shared ? documentOf(current) : null;
-      if (!document) return { document: null, revision: current.revision };
+      const [current] = await tx
+        .select({
+          shared: threadContexts.shared,
+          revision: threadContexts.revision,
+          path: threadContexts.documentPath,
+          selection: threadContexts.selection,
+          cursor: threadContexts.cursor,
+        })
+        .from(threadContexts)
+        .where(eq(threadContexts.threadId, threadId))
+        .for('update');
+      if (!current?.shared || current.path === null) return { document: null, revision: current?.revision ?? 0 };
+      const kept = this.texts.get(threadId);
+      const before = kept?.revision === current.revision ? kept.text : await storedText(tx, threadId);
+      if (before === null) return { document: null, revision: current.revision };
+      const document: SharedDocument = {
+        path: current.path,
+        text: before,
+        selection: (current.selection as Selection | null) ?? null,
+        cursor: (current.cursor as Cursor | null) ?? null,
+      };
       const text = edit(document);
       const revision = current.revision + 1;
       await tx
@@ -117,6 +153,7 @@ export class ConversationContexts {
         .set({ documentText: text, revision, updatedAt: new Date() })
         .where(eq(threadContexts.threadId, threadId));
       touch(`thread:${threadId}`);
+      this.keep(threadId, revision, text);
       return { document: { ...document, text }, revision };
     });
   }
@@ -158,6 +195,14 @@ function documentOf(row: Row): SharedDocument | null {
         selection: (row.selection as Selection | null) ?? null,
         cursor: (row.cursor as Cursor | null) ?? null,
       };
+}
+
+async function storedText(tx: Db, threadId: string): Promise<string | null> {
+  const [row] = await tx
+    .select({ text: threadContexts.documentText })
+    .from(threadContexts)
+    .where(eq(threadContexts.threadId, threadId));
+  return row?.text ?? null;
 }
 
 /** The thread's context row, created empty on first use, locked for this transaction. */

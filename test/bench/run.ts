@@ -8,6 +8,8 @@ import path from 'node:path';
 import { CATALOGUE } from '../../src/tools/catalogue/index.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { assistantRows } from './assistant.js';
+import { editRows } from './edits.js';
+import { benchMcp } from './mcp.js';
 import { latencyAtOne, median, ms, printTable, throughputAt, type Row, type Target } from './lib.js';
 
 const ROUNDS = 3;
@@ -97,6 +99,8 @@ async function main() {
       { measure: 'memory after the load (RSS)', figure: `${loaded.toFixed(0)} MB`, target: '', met: null },
     );
     rows.push(...(await assistantRows(server.url, demo)));
+    process.stdout.write('MCP round trips…\n');
+    rows.push(...(await benchMcp(server.url, demo.ada ?? '')));
     await server.stop();
     server = null;
 
@@ -118,6 +122,8 @@ async function main() {
       target: '≤ 2 s',
       met: median(starts) <= 2000,
     });
+    process.stdout.write('assistant_document_edit at 100 KiB, 1 MiB, 10 MiB…\n');
+    rows.push(...(await editRows()));
   } finally {
     if (server) await server.stop();
     await rm(dataDir, { recursive: true, force: true });

@@ -13,7 +13,8 @@ export interface ServerProcess {
 }
 
 export async function spawnServer(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [OPS_BIN, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
+  // The node flags `ops` itself runs with (its shebang, and `npm start`): see docs/decisions.md.
+  const child = spawn(process.execPath, ['--max-semi-space-size=2', OPS_BIN, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
     env: { ...process.env, AION_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

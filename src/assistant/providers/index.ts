@@ -1,5 +1,4 @@
 // Picks the model provider the configuration names (DESIGN.md §4 "Status").
-import { createAnthropicProvider } from './anthropic.js';
 import { createFakeProvider } from './fake.js';
 import type { ModelProvider } from './types.js';
 
@@ -13,10 +12,17 @@ export interface ProviderConfig {
 /** null when no model is configured, or `anthropic` is named without a key: the assistant then answers 503. */
 export function createProvider(config: ProviderConfig): ModelProvider | null {
   if (config.model === 'fake') return createFakeProvider();
-  if (config.model !== 'anthropic' || !config.anthropicApiKey) return null;
-  return createAnthropicProvider({
-    apiKey: config.anthropicApiKey,
-    model: config.anthropicModel,
-    baseURL: config.anthropicBaseUrl,
-  });
+  const apiKey = config.anthropicApiKey;
+  if (config.model !== 'anthropic' || !apiKey) return null;
+  // The SDK weighs some 20 MB: it is loaded by the first turn that needs it.
+  let loaded: Promise<ModelProvider> | null = null;
+  return {
+    name: 'anthropic',
+    complete: async (request, signal) => {
+      loaded ??= import('./anthropic.js').then(({ createAnthropicProvider }) =>
+        createAnthropicProvider({ apiKey, model: config.anthropicModel, baseURL: config.anthropicBaseUrl }),
+      );
+      return (await loaded).complete(request, signal);
+    },
+  };
 }

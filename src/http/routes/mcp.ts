@@ -4,13 +4,21 @@
 // X-Aion-Project and X-Aion-Environment set the connection; the executor
 // enforces them, whatever the JSON-RPC body asks for.
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { conversationBackend } from '../../mcp/conversation-backend.js';
-import { executorBackend } from '../../mcp/executor-backend.js';
-import { settingsFromHeaders } from '../../mcp/headers.js';
-import { buildMcpServer } from '../../mcp/server.js';
-import { answerMcpRequest } from '../../mcp/streamable-http.js';
 import type { Services } from '../../services.js';
 import { operatorOf } from '../auth.js';
+
+/** The MCP SDK weighs some 25 MB: it is loaded by the first request to /mcp. */
+const loadMcp = async () => {
+  const [conversation, executor, headers, server, http] = await Promise.all([
+    import('../../mcp/conversation-backend.js'),
+    import('../../mcp/executor-backend.js'),
+    import('../../mcp/headers.js'),
+    import('../../mcp/server.js'),
+    import('../../mcp/streamable-http.js'),
+  ]);
+  return { ...conversation, ...executor, ...headers, ...server, ...http };
+};
+let mcp: ReturnType<typeof loadMcp> | null = null;
 
 export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   app.route({
@@ -21,6 +29,7 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
     // JSON-RPC errors rather than {"error"} (test/mcp/fuzz.test.ts holds it to that).
     schema: { hide: true },
     handler: async (request, reply) => {
+      const { answerMcpRequest, buildMcpServer, conversationBackend, executorBackend, settingsFromHeaders } = await (mcp ??= loadMcp());
       const settings = settingsFromHeaders(request.headers);
       const caller = request.caller;
       const backend =
