@@ -55,15 +55,18 @@ describe('bad input on every route', () => {
     }
   });
 
-  it('answers a body over 1 MiB with 413 and a sentence', async () => {
-    const huge = JSON.stringify({ name: 'x'.repeat(1024 * 1024 + 10) });
+  it('answers a body over its limit (1 MiB; a shared context 2 MiB) with 413 and a sentence', async () => {
+    // DESIGN.md §7: request bodies at most 1 MiB, the context 2 MiB.
+    const limitOf = (path: string) => (path.endsWith('/context') ? 2 : 1) * 1024 * 1024;
     for (const route of routes.filter((r) => bodied(r.method))) {
+      const limit = limitOf(route.path);
       const answer = await request(server.url, route.method, withKnown(route.path), {
         token: server.demoTokens.ada,
-        rawBody: huge,
+        rawBody: JSON.stringify({ name: 'x'.repeat(limit + 10) }),
         headers: { 'content-type': 'application/json' },
       });
       expectSentence(answer, 413);
+      expect(answer.body).toEqual({ error: `the request body is larger than ${limit} bytes; send less` });
     }
   });
 
