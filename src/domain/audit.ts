@@ -49,8 +49,8 @@ export interface AuditQuery {
 const FLUSH_AFTER_MS = 25;
 const FLUSH_AT = 500;
 
-/** A queued entry, in the shape of the table's columns. */
-interface QueuedEntry {
+/** An entry in the shape of the table's columns. */
+interface Row {
   at: string;
   operator: string | null;
   via: string;
@@ -65,7 +65,7 @@ interface QueuedEntry {
 }
 
 export class AuditLog {
-  private queue: QueuedEntry[] = [];
+  private queue: Row[] = [];
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
 
@@ -76,24 +76,12 @@ export class AuditLog {
 
   /** In the transaction of the write it records. */
   async write(tx: Db, entry: AuditEntry): Promise<void> {
-    await tx.insert(auditEntries).values(row(entry));
+    await insertRows(tx, [rowOf(entry)]);
   }
 
   /** Queues the entry of a read; it is written within milliseconds. */
   record(entry: AuditEntry): void {
-    this.queue.push({
-      at: new Date().toISOString(),
-      operator: entry.operator,
-      via: entry.via,
-      tool: entry.tool,
-      project: entry.project,
-      environment: entry.environment,
-      thread_id: entry.threadId ?? null,
-      proposal_id: entry.proposalId ?? null,
-      outcome: entry.outcome,
-      input: entry.input ?? {},
-      error: entry.error ?? null,
-    });
+    this.queue.push(rowOf(entry));
     if (this.queue.length >= FLUSH_AT) void this.flush();
     else this.timer ??= setTimeout(() => void this.flush(), FLUSH_AFTER_MS);
   }
@@ -107,12 +95,7 @@ export class AuditLog {
     this.flushing = this.flushing.then(async () => {
       if (batch.length === 0) return;
       try {
-        await this.db.execute(sql`
-          insert into ${auditEntries} (at, operator, via, tool, project, environment, thread_id, proposal_id, outcome, input, error)
-          select at, operator, via, tool, project, environment, thread_id, proposal_id, outcome, input, error
-          from jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) as queued(
-            at timestamptz, operator text, via text, tool text, project text, environment text,
-            thread_id uuid, proposal_id uuid, outcome text, input jsonb, error text)`);
+        await insertRows(this.db, batch);
       } catch (error) {
         this.onError(error);
       }
@@ -149,17 +132,28 @@ export class AuditLog {
   }
 }
 
-function row(entry: AuditEntry): typeof auditEntries.$inferInsert {
+function rowOf(entry: AuditEntry): Row {
   return {
+    at: new Date().toISOString(),
     operator: entry.operator,
     via: entry.via,
     tool: entry.tool,
     project: entry.project,
     environment: entry.environment,
-    threadId: entry.threadId ?? null,
-    proposalId: entry.proposalId ?? null,
+    thread_id: entry.threadId ?? null,
+    proposal_id: entry.proposalId ?? null,
     outcome: entry.outcome,
     input: entry.input ?? {},
     error: entry.error ?? null,
   };
+}
+
+/** Rows travel as one JSON parameter that the database unpacks. */
+async function insertRows(db: Db, rows: Row[]): Promise<void> {
+  await db.execute(sql`
+    insert into ${auditEntries} (at, operator, via, tool, project, environment, thread_id, proposal_id, outcome, input, error)
+    select at, operator, via, tool, project, environment, thread_id, proposal_id, outcome, input, error
+    from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as queued(
+      at timestamptz, operator text, via text, tool text, project text, environment text,
+      thread_id uuid, proposal_id uuid, outcome text, input jsonb, error text)`);
 }

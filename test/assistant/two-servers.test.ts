@@ -1,34 +1,19 @@
 // Racing accepts of one proposal across two `ops serve` processes on one
 // PostgreSQL: one execution, every other accept a 409.
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateToken } from '../../src/access/tokens.js';
+import { startCluster, type Cluster } from '../helpers/cluster.js';
 import { client } from '../helpers/http.js';
-import { spawnServer, type ServerProcess } from '../helpers/process.js';
-import { freshDatabase, freshDataDir, POSTGRES_URL, TEST_SECRET_KEY } from '../helpers/store.js';
+import { POSTGRES_URL } from '../helpers/store.js';
 
 describe.skipIf(!POSTGRES_URL)('accepts racing across two servers on one PostgreSQL', () => {
-  const token = generateToken('operator');
-  let servers: ServerProcess[] = [];
-  let cleanup: () => Promise<void>;
-
+  let cluster: Cluster;
   beforeAll(async () => {
-    const database = await freshDatabase();
-    const dirs = [await freshDataDir(), await freshDataDir()];
-    cleanup = async () => {
-      await database.drop();
-      for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-    };
-    const env = { DATABASE_URL: database.url, AION_ADMIN_TOKEN: token, AION_SECRET_KEY: TEST_SECRET_KEY, AION_MODEL: 'fake' };
-    servers = await Promise.all(dirs.map((dir) => spawnServer(['--data', dir], env)));
+    cluster = await startCluster(2, [], { AION_MODEL: 'fake' });
   });
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.stop()));
-    await cleanup();
-  });
+  afterAll(() => cluster.stop());
 
   it('runs the proposal once', async () => {
-    const [a, b] = servers.map((s) => client(s.url, token));
+    const [a, b] = cluster.servers.map((s) => client(s.url, cluster.adminToken));
     if (!a || !b) throw new Error('two servers expected');
     expect((await a.post('/api/v1/projects', { slug: 'race' })).status).toBe(201);
     const thread = (await a.post('/api/v1/assistant/threads', { project: 'race', environment: 'staging' })).body as { id: string };

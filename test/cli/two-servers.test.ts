@@ -1,31 +1,20 @@
 // Two `ops serve` processes on one PostgreSQL serve the same data.
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateToken } from '../../src/access/tokens.js';
+import { startCluster, type Cluster } from '../helpers/cluster.js';
 import { client } from '../helpers/http.js';
-import { spawnServer, type ServerProcess } from '../helpers/process.js';
-import { freshDatabase, freshDataDir, POSTGRES_URL, TEST_SECRET_KEY } from '../helpers/store.js';
+import type { ServerProcess } from '../helpers/process.js';
+import { POSTGRES_URL } from '../helpers/store.js';
 
 describe.skipIf(!POSTGRES_URL)('two servers on one PostgreSQL', () => {
-  const adminToken = generateToken('operator');
-  let servers: ServerProcess[] = [];
-  let cleanup: () => Promise<void>;
+  let cluster: Cluster;
+  let servers: ServerProcess[];
+  let adminToken: string;
 
   beforeAll(async () => {
-    const database = await freshDatabase();
-    const dirs = [await freshDataDir(), await freshDataDir()];
-    cleanup = async () => {
-      await database.drop();
-      for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-    };
-    const env = { DATABASE_URL: database.url, AION_ADMIN_TOKEN: adminToken, AION_SECRET_KEY: TEST_SECRET_KEY };
-    // Started together: migrations and the bootstrap must take turns.
-    servers = await Promise.all(dirs.map((dir) => spawnServer(['--demo', '--data', dir], env)));
+    cluster = await startCluster(2, ['--demo']);
+    ({ servers, adminToken } = cluster);
   });
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.stop()));
-    await cleanup();
-  });
+  afterAll(() => cluster.stop());
 
   it('bootstraps once and shows each server the other’s writes', async () => {
     const [a, b] = servers.map((s) => client(s.url, adminToken));

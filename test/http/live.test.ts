@@ -1,13 +1,12 @@
 // The live endpoint: what a service reads with its service token — secrets
 // resolved, the ETag, 304, long polls, and a token that reaches its own
 // environment only.
-import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateToken } from '../../src/access/tokens.js';
+import { startCluster, type Cluster } from '../helpers/cluster.js';
 import { client, request, type Client } from '../helpers/http.js';
-import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import type { ServerProcess } from '../helpers/process.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { freshDatabase, freshDataDir, POSTGRES_URL, STORE_KINDS, TEST_SECRET_KEY } from '../helpers/store.js';
+import { POSTGRES_URL, STORE_KINDS } from '../helpers/store.js';
 import { demoClients, mustCall } from '../helpers/tools.js';
 
 const project = 'shop';
@@ -156,24 +155,15 @@ describe.each(STORE_KINDS)('live configuration (%s)', (kind) => {
 });
 
 describe.skipIf(!POSTGRES_URL)('live configuration across two servers on one PostgreSQL', () => {
-  const adminToken = generateToken('operator');
-  let servers: ServerProcess[] = [];
-  let cleanup: () => Promise<void>;
+  let cluster: Cluster;
+  let servers: ServerProcess[];
+  let adminToken: string;
 
   beforeAll(async () => {
-    const database = await freshDatabase();
-    const dirs = [await freshDataDir(), await freshDataDir()];
-    cleanup = async () => {
-      await database.drop();
-      for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-    };
-    const env = { DATABASE_URL: database.url, AION_ADMIN_TOKEN: adminToken, AION_SECRET_KEY: TEST_SECRET_KEY };
-    servers = await Promise.all(dirs.map((dir) => spawnServer(['--demo', '--data', dir], env)));
+    cluster = await startCluster(2, ['--demo']);
+    ({ servers, adminToken } = cluster);
   });
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.stop()));
-    await cleanup();
-  });
+  afterAll(() => cluster.stop());
 
   it('releases a request held on one server when the other deploys', async () => {
     const [a, b] = servers.map((s) => client(s.url, adminToken));
