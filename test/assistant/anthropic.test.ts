@@ -104,6 +104,19 @@ describe('the anthropic model', () => {
     expect(JSON.stringify(third?.messages.at(-1))).toContain('\\"proposed\\":true');
   });
 
+  it('calls the model at most eight times a turn', async () => {
+    received.length = 0;
+    for (let i = 0; i < 10; i++) {
+      script.push(message([{ type: 'tool_use', id: `toolu_loop_${i}`, name: 'whoami', input: {} }], 'tool_use'));
+    }
+    const thread = await open();
+    const answer = await ada.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: 'keep going' });
+    expect(answer.status).toBe(200);
+    expect(received).toHaveLength(8);
+    expect((answer.body as Thread).messages.at(-1)?.stop_reason).toBe('tool_use');
+    script.length = 0;
+  });
+
   it('offers a viewer only the tools a viewer may run', async () => {
     received.length = 0;
     const vic = client(server.url, server.demoTokens.vic ?? '');
