@@ -29,8 +29,7 @@ export async function agentCall(
 ): Promise<ToolCallResponse> {
   const thread = await findThread(deps.db, operator, threadId);
   const invocation = invocationFor(operator, thread);
-  const tool = deps.executor.catalogue().find((t) => t.name === name);
-  if (tool?.tag !== 'write') {
+  if (!deps.executor.writes(name)) {
     const { is_error, result } = await deps.executor.run(invocation, name, input);
     return { tool: name, is_error, result };
   }

@@ -158,8 +158,7 @@ async function answerToolUse(
   use: ToolUseBlock,
   pending: PendingProposal[],
 ): Promise<ToolResultBlock> {
-  const tool = deps.executor.catalogue().find((t) => t.name === use.name);
-  if (!tool || tool.tag === 'read') {
+  if (!deps.executor.writes(use.name)) {
     try {
       const outcome = await deps.executor.run(invocation, use.name, use.input);
       return toolResult(use, outcome.result, outcome.is_error);

@@ -110,6 +110,11 @@ export class Executor {
     return [...this.tools.values()].map((entry) => entry.tool);
   }
 
+  /** Whether the named tool writes: a caller that proposes writes asks before running. */
+  writes(name: string): boolean {
+    return this.tools.get(name)?.tool.tag === 'write';
+  }
+
   /**
    * Every tool with whether the operator could run it where the query points
    * (advisory); the conversation tools only for a conversation.
