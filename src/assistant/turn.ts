@@ -74,15 +74,18 @@ async function storeMessage(deps: AssistantDeps, operator: Operator, thread: Thr
     await countMessage(tx, operator.id, deps.rate);
     const provider = deps.provider;
     if (!provider) throw unavailable(deps.notConfigured);
-    const [numbers] = await tx
-      .select({ last: max(parkedSecrets.number) })
-      .from(parkedSecrets)
-      .where(eq(parkedSecrets.threadId, thread.id));
-    const parked = parkSecrets(text, (numbers?.last ?? 0) + 1);
+    let parked = parkSecrets(text, 1);
     if (parked.values.length > 0) {
-      await tx.insert(parkedSecrets).values(
-        parked.values.map((value, i) => ({ threadId: thread.id, number: (numbers?.last ?? 0) + 1 + i, sealed: deps.secretBox.seal(value) })),
-      );
+      // Numbers go on from the thread's last parked value; most messages have none to look up.
+      const [numbers] = await tx
+        .select({ last: max(parkedSecrets.number) })
+        .from(parkedSecrets)
+        .where(eq(parkedSecrets.threadId, thread.id));
+      const first = (numbers?.last ?? 0) + 1;
+      parked = parkSecrets(text, first);
+      await tx
+        .insert(parkedSecrets)
+        .values(parked.values.map((value, i) => ({ threadId: thread.id, number: first + i, sealed: deps.secretBox.seal(value) })));
     }
     await tx.insert(messages).values({ threadId: thread.id, role: 'user', text: parked.text });
     await tx

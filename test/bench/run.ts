@@ -129,6 +129,7 @@ async function main() {
     await rm(dataDir, { recursive: true, force: true });
   }
   console.log('');
+  console.log('server: ops serve --demo on the embedded store, AION_LOG_LEVEL=warn; one client process on the same 2 cores');
   printTable(rows);
 }
 
