@@ -30,4 +30,16 @@ describe.skipIf(!POSTGRES_URL)('two servers on one PostgreSQL', () => {
     expect((await a.delete(`/api/v1/tokens/${minted.id}`)).status).toBe(204);
     expect((await client(servers[1]?.url ?? '', minted.token).get('/api/v1/projects')).status).toBe(401);
   });
+
+  it('wakes a context wait on one server when the other records an edit', async () => {
+    const [a, b] = servers.map((s) => client(s.url, adminToken));
+    if (!a || !b) throw new Error('two servers expected');
+    const thread = ((await a.post('/api/v1/assistant/threads', { project: 'shop' })).body as { id: string }).id;
+    const started = Date.now();
+    const waiting = b.get(`/api/v1/assistant/threads/${thread}/context?after=0&wait=20`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await a.put(`/api/v1/assistant/threads/${thread}/context`, { document: { path: 'app.yaml', text: 'port: 1\n' } })).status).toBe(200);
+    expect((await waiting).body).toMatchObject({ shared: true, revision: 1, document: { text: 'port: 1\n' } });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
 });

@@ -4,7 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { findOperator, type Operator } from '../../src/access/operators.js';
+import { hashToken } from '../../src/access/tokens.js';
+import { tokens } from '../../src/store/schema.js';
 import { CONVERSATION_TOOLS } from '../../src/conversation/tools.js';
 import { client, request, type Client } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
@@ -228,6 +231,15 @@ describe('a session credential', () => {
       expect(answer.body).toEqual({ error: 'bad token' });
     }
     expect((await ada.get(`/api/v1/assistant/threads/${thread}`)).status).toBe(200);
+  });
+
+  it('expires after its twelve hours', async () => {
+    const thread = await openThread();
+    const { token } = (await ada.post(`/api/v1/assistant/threads/${thread}/session-credential`)).body as { token: string };
+    await server.services.db.update(tokens).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(tokens.hash, hashToken(token)));
+    // Its time is up (moved into the past in the store): refused like a revoked token.
+    const answer = await request(server.url, 'GET', `/api/v1/assistant/threads/${thread}/context`, { token });
+    expect(answer.status).toBe(401);
   });
 
   it('is revoked with its thread', async () => {
