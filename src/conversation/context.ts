@@ -159,30 +159,9 @@ export class ConversationContexts {
   }
 
   /** The context once its revision passes `after`, or as it is when `seconds` run out. */
-  async waitForRevision(threadId: string, after: number, seconds: number, signal?: AbortSignal): Promise<ContextView> {
+  waitForRevision(threadId: string, after: number, seconds: number, signal: AbortSignal): Promise<ContextView> {
     const passed = (view: ContextView) => view.shared && view.revision > after;
-    let woken: () => void = () => {};
-    const unsubscribe = this.changes.subscribe((topic) => {
-      if (topic === `thread:${threadId}` || topic === '*') woken();
-    });
-    try {
-      const deadline = Date.now() + seconds * 1000;
-      for (;;) {
-        const view = await this.read(threadId);
-        const left = deadline - Date.now();
-        if (passed(view) || left <= 0 || signal?.aborted) return view;
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, left);
-          woken = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-          signal?.addEventListener('abort', () => woken(), { once: true });
-        });
-      }
-    } finally {
-      unsubscribe();
-    }
+    return this.changes.waitFor(`thread:${threadId}`, () => this.read(threadId), passed, seconds * 1000, signal);
   }
 }
 

@@ -75,6 +75,8 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : lenient).compile(schema));
 
   const services = await createServices(store, config, app.log);
+  // Held requests (?wait) answer at once, so closing never waits one out.
+  app.addHook('preClose', async () => services.changes.stopWaiting());
   app.addHook('onClose', () => services.drain());
 
   app.addSchema(errorSchema);

@@ -13,6 +13,14 @@ export type ChangeListener = (topic: Topic) => void;
 
 export class Changes {
   private readonly listeners = new Set<ChangeListener>();
+  /** Aborted when the server closes: every held request answers at once. */
+  private readonly closing = new AbortController();
+  private held = 0;
+
+  /** How many requests wait for a change right now (operations and tests read it). */
+  get waiting(): number {
+    return this.held;
+  }
 
   static async open(store: Store): Promise<Changes> {
     const changes = new Changes();
@@ -43,4 +51,56 @@ export class Changes {
   private emit(topic: Topic): void {
     for (const listener of this.listeners) listener(topic);
   }
+
+  /** Answers every held request now: the server is closing. */
+  stopWaiting(): void {
+    this.closing.abort();
+  }
+
+  /**
+   * Reads again whenever `topic` is announced, until `done` holds for what was
+   * read, `ms` pass, `signal` aborts or the server closes; answers the last
+   * read. Subscribed before each read, so a change that lands in between is
+   * not missed.
+   */
+  async waitFor<T>(topic: Topic, read: () => Promise<T>, done: (value: T) => boolean, ms: number, signal: AbortSignal): Promise<T> {
+    const stop = AbortSignal.any([signal, this.closing.signal]);
+    const deadline = Date.now() + ms;
+    let announced = false;
+    let wake: (() => void) | null = null;
+    const unsubscribe = this.subscribe((changed) => {
+      if (changed !== topic && changed !== '*') return;
+      announced = true;
+      wake?.();
+    });
+    this.held++;
+    try {
+      for (;;) {
+        const value = await read();
+        const left = deadline - Date.now();
+        if (done(value) || left <= 0 || stop.aborted) return value;
+        if (!announced) await pause(left, stop, (resume) => (wake = resume));
+        // Whatever was announced until now, the next read sees.
+        wake = null;
+        announced = false;
+      }
+    } finally {
+      this.held--;
+      unsubscribe();
+    }
+  }
+}
+
+/** Resolves after `ms`, when `stop` aborts, or when the function handed to `onWake` is called. */
+function pause(ms: number, stop: AbortSignal, onWake: (resume: () => void) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      stop.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    stop.addEventListener('abort', done);
+    onWake(done);
+  });
 }

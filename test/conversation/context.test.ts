@@ -265,3 +265,18 @@ describe('the built-in assistant', () => {
     expect((await ada.get(`/api/v1/assistant/threads/${thread}/context`)).body).toMatchObject({ revision: 2, document: { text: 'port: 2\n' } });
   });
 });
+
+describe('closing the server', () => {
+  it('answers a held context wait at once instead of waiting it out', async () => {
+    const closing = await startTestServer('pglite', { demo: true });
+    const owner = client(closing.url, closing.demoTokens.ada ?? '');
+    const id = ((await owner.post('/api/v1/assistant/threads', { project: 'shop' })).body as { id: string }).id;
+    const held = owner.get(`/api/v1/assistant/threads/${id}/context?after=0&wait=60`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(closing.services.changes.waiting).toBe(1);
+    const started = Date.now();
+    await closing.stop();
+    expect((await held).body).toEqual({ shared: false });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});

@@ -8,7 +8,6 @@ import { openSecrets } from '../../domain/secrets.js';
 import { parseDocument, resolveSecrets } from '../../documents/index.js';
 import { badToken, notFound } from '../../errors.js';
 import type { Services } from '../../services.js';
-import type { Changes, Topic } from '../../store/changes.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
 
 const MAX_WAIT_SECONDS = 60;
@@ -17,9 +16,6 @@ type Live = NonNullable<Awaited<ReturnType<typeof liveDocument>>>;
 
 export const liveRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
   const { db, changes } = services;
-  // Held requests are answered at shutdown, so closing the server never waits out a wait.
-  const closing = new AbortController();
-  app.addHook('preClose', async () => closing.abort());
 
   app.get(
     '/live/:project/:environment/*',
@@ -69,8 +65,9 @@ export const liveRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
       if (live && request.query.wait && matches(request.headers['if-none-match'], live.deployment)) {
         const gone = new AbortController();
         reply.raw.once('close', () => gone.abort());
-        const stop = AbortSignal.any([gone.signal, closing.signal]);
-        live = await awaitNewer(changes, `project:${names.projectId}`, live.deployment, request.query.wait * 1000, stop, read);
+        const seen = live.deployment;
+        const newer = (value: Live | null) => !value || value.deployment !== seen;
+        live = await changes.waitFor(`project:${names.projectId}`, read, newer, request.query.wait * 1000, gone.signal);
       }
       if (!live) throw nothing();
 
@@ -90,56 +87,5 @@ function matches(header: string | undefined, deployment: number): boolean {
   return header.split(',').some((tag) => {
     const trimmed = tag.trim();
     return trimmed === '*' || trimmed.replace(/^W\//, '') === `"${deployment}"`;
-  });
-}
-
-/**
- * Re-reads the live document whenever the project is announced as changed,
- * until its deployment is no longer `seen`, `ms` pass, or `stop` aborts;
- * answers the last read. Subscribed before each read, so a deploy that lands
- * in between is not missed.
- */
-async function awaitNewer(
-  changes: Changes,
-  topic: Topic,
-  seen: number,
-  ms: number,
-  stop: AbortSignal,
-  read: () => Promise<Live | null>,
-): Promise<Live | null> {
-  const deadline = Date.now() + ms;
-  let announced = false;
-  let wake: (() => void) | null = null;
-  const unsubscribe = changes.subscribe((changed) => {
-    if (changed !== topic && changed !== '*') return;
-    announced = true;
-    wake?.();
-  });
-  try {
-    for (;;) {
-      const live = await read();
-      const left = deadline - Date.now();
-      if (!live || live.deployment !== seen || left <= 0 || stop.aborted) return live;
-      if (!announced) await pause(left, stop, (resume) => (wake = resume));
-      // Whatever was announced until now, the next read sees.
-      wake = null;
-      announced = false;
-    }
-  } finally {
-    unsubscribe();
-  }
-}
-
-/** Resolves after `ms`, when `stop` aborts, or when the function handed to `onWake` is called. */
-function pause(ms: number, stop: AbortSignal, onWake: (resume: () => void) => void): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      stop.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    stop.addEventListener('abort', done);
-    onWake(done);
   });
 }
