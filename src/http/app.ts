@@ -6,7 +6,7 @@ import swagger from '@fastify/swagger';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import formats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import type { Store } from '../store/db.js';
 import { authPlugin } from './auth.js';
@@ -93,6 +93,14 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
     labelNames: ['method', 'route', 'status'],
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
     registers: [metrics],
+  });
+  new Gauge({
+    name: 'aion_held_requests',
+    help: 'Requests held open waiting for a change (?wait on live configuration and shared context)',
+    registers: [metrics],
+    collect() {
+      this.set(services.changes.waiting);
+    },
   });
   app.addHook('onResponse', async (request, reply) => {
     durations.observe(

@@ -22,6 +22,7 @@ describe('operations', () => {
     expect(metrics.headers.get('content-type')).toContain('text/plain');
     expect(metrics.text).toContain('aion_http_request_duration_seconds_count{method="GET",route="/api/v1/projects",status="200"}');
     expect(metrics.text).toContain('process_resident_memory_bytes');
+    expect(metrics.text).toContain('aion_held_requests 0');
     expect((await request(server.url, 'GET', '/metrics', { token: 'metrics-secret-0123456789' })).status).toBe(200);
     const wrong = await request(server.url, 'GET', '/metrics', { token: 'metrics-secret-wrong-000000' });
     expect(wrong.status).toBe(401);
