@@ -6,11 +6,11 @@ import swagger from '@fastify/swagger';
 import { Ajv, type Options as AjvOptions } from 'ajv';
 import formats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../config.js';
 import type { Store } from '../store/db.js';
 import { authPlugin } from './auth.js';
 import { errorSchema, registerErrorHandling } from './errors.js';
+import { instrument } from './metrics.js';
 import { liveRoutes } from './routes/live.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { memberRoutes } from './routes/members.js';
@@ -85,29 +85,7 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
     void reply.header('x-request-id', request.id);
   });
 
-  const metrics = new Registry();
-  collectDefaultMetrics({ register: metrics });
-  const durations = new Histogram({
-    name: 'aion_http_request_duration_seconds',
-    help: 'HTTP request durations by route and status',
-    labelNames: ['method', 'route', 'status'],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5],
-    registers: [metrics],
-  });
-  new Gauge({
-    name: 'aion_held_requests',
-    help: 'Requests held open waiting for a change (?wait on live configuration and shared context)',
-    registers: [metrics],
-    collect() {
-      this.set(services.changes.waiting);
-    },
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    durations.observe(
-      { method: request.method, route: request.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
-  });
+  const metrics = instrument(app, services.changes);
 
   await app.register(swagger, {
     openapi: {
