@@ -9,7 +9,7 @@ import { createProject } from './domain/projects.js';
 import type { Services } from './services.js';
 import type { Role } from './store/schema.js';
 
-export const DEMO_PROJECT = 'shop';
+const DEMO_PROJECT = 'shop';
 const DEMO_OPERATORS: { name: string; role: Role; owner: boolean }[] = [
   { name: 'ada', role: 'admin', owner: true },
   { name: 'olive', role: 'operator', owner: false },

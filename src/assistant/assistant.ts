@@ -64,14 +64,17 @@ export class Assistant {
     return this.view(operator, threadId);
   }
 
+  // Deciding changes proposals only, never the thread's own row: it is described as found.
   async accept(operator: Operator, threadId: string, proposalId: string): Promise<ThreadView> {
-    await acceptProposal(this.deps, operator, await findThread(this.deps.db, operator, threadId), proposalId);
-    return this.view(operator, threadId);
+    const thread = await findThread(this.deps.db, operator, threadId);
+    await acceptProposal(this.deps, operator, thread, proposalId);
+    return describeThread(this.deps.db, this.deps.projects, operator, thread);
   }
 
   async reject(operator: Operator, threadId: string, proposalId: string): Promise<ThreadView> {
-    await rejectProposal(this.deps, operator, await findThread(this.deps.db, operator, threadId), proposalId);
-    return this.view(operator, threadId);
+    const thread = await findThread(this.deps.db, operator, threadId);
+    await rejectProposal(this.deps, operator, thread, proposalId);
+    return describeThread(this.deps.db, this.deps.projects, operator, thread);
   }
 
   /** The tools an agent attached with this thread's session credential sees. */
@@ -85,7 +88,8 @@ export class Assistant {
   }
 
   async acceptAll(operator: Operator, threadId: string): Promise<ThreadView> {
-    await acceptAll(this.deps, operator, await findThread(this.deps.db, operator, threadId));
-    return this.view(operator, threadId);
+    const thread = await findThread(this.deps.db, operator, threadId);
+    await acceptAll(this.deps, operator, thread);
+    return describeThread(this.deps.db, this.deps.projects, operator, thread);
   }
 }

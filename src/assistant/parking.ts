@@ -16,7 +16,7 @@ const CREDENTIALS: RegExp[] = [
 ];
 
 const MARKED = /<secret>([\s\S]*?)<\/secret>/g;
-export const PLACEHOLDER = /\[secret:(\d+)\]/g;
+const PLACEHOLDER = /\[secret:(\d+)\]/g;
 
 export interface Parked {
   text: string;

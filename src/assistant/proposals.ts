@@ -4,7 +4,7 @@
 // however many servers. Rejecting changes nothing but the proposal.
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
-import { conflict, notFound } from '../errors.js';
+import { AppError, conflict, notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { isUuid } from '../store/ids.js';
 import { messages, parkedSecrets, proposals } from '../store/schema.js';
@@ -78,7 +78,12 @@ export async function acceptAll(deps: AssistantDeps, operator: Operator, thread:
     .where(and(eq(proposals.messageId, newest), eq(proposals.status, 'pending')))
     .orderBy(asc(proposals.position));
   for (const { id } of waiting) {
-    if (!(await acceptProposal(deps, operator, thread, id))) return;
+    // One that fails, or that someone else decided meanwhile, ends the run: accept-all answers 200 either way.
+    const accepted = await acceptProposal(deps, operator, thread, id).catch((error: unknown) => {
+      if (error instanceof AppError && error.kind === 'conflict') return false;
+      throw error;
+    });
+    if (!accepted) return;
   }
 }
 

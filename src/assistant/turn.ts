@@ -23,7 +23,7 @@ import {
 import { countMessage } from './rate.js';
 import { findThread, proposalView, type ThreadRecord } from './threads.js';
 
-export const MAX_MODEL_CALLS = 8;
+const MAX_MODEL_CALLS = 8;
 /** A turn claim older than this was left by a server that died mid-turn. */
 const STALE_TURN_MS = 10 * 60 * 1000;
 /** Tool results larger than this are cut before the model sees them. */

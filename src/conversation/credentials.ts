@@ -6,7 +6,7 @@ import { mintToken } from '../access/tokens.js';
 import type { AuditLog } from '../domain/audit.js';
 import type { Db } from '../store/db.js';
 
-export const SESSION_HOURS = 12;
+const SESSION_HOURS = 12;
 
 export interface SessionCredential {
   token: string;

@@ -9,7 +9,7 @@ import type { CST, Document, DocumentOptions, ParseOptions, SchemaOptions, ToJSO
  * found by the checker (syntax.ts): the yaml package's own check compares
  * each key with every earlier one, and took 16 s on a 1.4 MB mapping.
  */
-export const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
+const YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   schema: 'core',
   merge: false,
   resolveKnownTags: false,

@@ -12,7 +12,7 @@ import type { Environment } from './project-directory.js';
 import type { SecretBox } from './secret-box.js';
 
 export const SECRET_NAME_PATTERN = '^[A-Z_][A-Z0-9_]{0,127}$';
-export const MAX_SECRET_BYTES = 64 * 1024;
+const MAX_SECRET_BYTES = 64 * 1024;
 
 export interface SecretInfo {
   name: string;

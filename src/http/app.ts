@@ -24,7 +24,7 @@ import { assistantRoutes } from './routes/assistant.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { createServices, type ServiceConfig, type Services } from '../services.js';
 
-export const BODY_LIMIT = 1024 * 1024;
+const BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   store: Store;

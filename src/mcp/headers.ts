@@ -4,7 +4,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { toolList, type ConnectionSettings } from './settings.js';
 
-export const SETTING_HEADERS = {
+const SETTING_HEADERS = {
   readOnly: 'x-aion-read-only',
   only: 'x-aion-tools',
   project: 'x-aion-project',

@@ -12,7 +12,6 @@ export interface ConnectionSettings {
   environment: string | null;
 }
 
-export const UNRESTRICTED: ConnectionSettings = { readOnly: false, only: null, project: null, environment: null };
 
 /** `a, b,c` → {a, b, c}; nothing named → null (every tool). */
 export function toolList(text: string | null | undefined): ReadonlySet<string> | null {

@@ -33,7 +33,7 @@ export interface Store {
 }
 
 // Two levels below the package root, from src/store and from dist/store alike.
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../src/store/migrations', import.meta.url));
+const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../src/store/migrations', import.meta.url));
 
 /** Where the embedded store keeps its PostgreSQL files inside the data folder. */
 export function pgliteFolder(dataDir: string): string {

@@ -124,7 +124,7 @@ export const revisions = pgTable(
   (t) => [primaryKey({ columns: [t.documentId, t.number] })],
 );
 
-export const VIAS = ['console', 'assistant', 'mcp', 'rest'] as const;
+const VIAS = ['console', 'assistant', 'mcp', 'rest'] as const;
 export type Via = (typeof VIAS)[number];
 
 export const deployments = pgTable(
@@ -183,7 +183,7 @@ export const secrets = pgTable(
   (t) => [primaryKey({ columns: [t.environmentId, t.name] })],
 );
 
-export const OUTCOMES = ['ok', 'error', 'refused'] as const;
+const OUTCOMES = ['ok', 'error', 'refused'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 export const auditEntries = pgTable(
@@ -227,7 +227,7 @@ export const threads = pgTable(
   (t) => [index('threads_operator_updated').on(t.operatorId, t.updatedAt)],
 );
 
-export const MESSAGE_ROLES = ['user', 'assistant'] as const;
+const MESSAGE_ROLES = ['user', 'assistant'] as const;
 
 export const messages = pgTable(
   'messages',
@@ -247,8 +247,7 @@ export const messages = pgTable(
   (t) => [index('messages_thread').on(t.threadId, t.id)],
 );
 
-export const PROPOSAL_STATUSES = ['pending', 'accepted', 'rejected', 'failed'] as const;
-export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+const PROPOSAL_STATUSES = ['pending', 'accepted', 'rejected', 'failed'] as const;
 
 export const proposals = pgTable(
   'proposals',

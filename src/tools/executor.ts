@@ -154,7 +154,12 @@ export class Executor {
       const admitted = await this.admit(invocation, name, input);
       if ('is_error' in admitted) return { ready: false, outcome: admitted };
       const { tool, input: filled, project, environment } = admitted;
-      return { ready: true, tool, input: filled, project, environment, rows: tool.rows(filled) };
+      // Where it acts comes first, as resolved, then what the tool says of itself.
+      const where: ProposalRow[] = [
+        ...(project ? [{ k: 'project', v: project.slug }] : []),
+        ...(environment ? [{ k: 'environment', v: environment.name }] : []),
+      ];
+      return { ready: true, tool, input: filled, project, environment, rows: [...where, ...tool.rows(filled)] };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       return { ready: false, outcome: { tool: name, is_error: true, result: { error: error.message }, failure: error.kind } };

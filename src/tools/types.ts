@@ -59,7 +59,7 @@ export interface Tool {
   reshapesProject: boolean;
   /** Input fields holding secret values, replaced by `[redacted]` in the audit. */
   secretFields: readonly string[];
-  /** The proposal's summary rows (writes). */
+  /** The proposal's summary rows (writes), after the project and environment rows the executor puts first. */
   rows(input: Record<string, unknown>): ProposalRow[];
   run(ctx: ToolContext, input: Record<string, unknown>): Promise<ToolResult>;
 }

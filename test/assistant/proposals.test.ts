@@ -75,6 +75,24 @@ describe('accept-all', () => {
   });
 });
 
+describe('accept-all racing single accepts', () => {
+  it('answers 200, and runs each proposal once', async () => {
+    const lines = Array.from({ length: 5 }, (_v, i) => `/tool set_secret {"name": "BOTH_${i}", "value": "v"}`);
+    const thread = await say(lines);
+    // Whichever order they land in, each proposal runs once and accept-all answers 200.
+    const singles = thread.proposals.slice(1).map((p) => ada.post(`/api/v1/assistant/threads/${thread.id}/proposals/${p.id}/accept`));
+    const all = ada.post(`/api/v1/assistant/threads/${thread.id}/proposals/accept-all`);
+    const [answer] = await Promise.all([all, ...singles]);
+    expect(answer?.status).toBe(200);
+    const listed = (await ada.post('/api/v1/assistant/tools/list_secrets', { project: 'shop', environment: 'staging' })).body as {
+      result: { secrets: { name: string; version: number }[] };
+    };
+    const raced = listed.result.secrets.filter((s) => s.name.startsWith('BOTH_'));
+    expect(raced).toHaveLength(5);
+    expect(raced.every((s) => s.version === 1)).toBe(true);
+  });
+});
+
 describe('racing messages on one thread', () => {
   it('run one turn; the other is a 409', async () => {
     const thread = (await ada.post('/api/v1/assistant/threads', { project: 'shop' })).body as Thread;

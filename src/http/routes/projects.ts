@@ -4,7 +4,7 @@ import type { Services } from '../../services.js';
 import { operatorOf } from '../auth.js';
 import { errorResponses, projectParams, roleSchema, type RoutePlugin } from '../schemas.js';
 
-export const projectSchema = {
+const projectSchema = {
   type: 'object',
   properties: {
     slug: { type: 'string' },

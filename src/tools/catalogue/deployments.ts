@@ -54,8 +54,6 @@ export const deploymentTools = [
     tag: 'write',
     scope: 'environment',
     rows: (input) => [
-      { k: 'project', v: input.project ?? '' },
-      { k: 'environment', v: input.environment ?? '' },
       { k: 'path', v: input.path },
       { k: 'revision', v: input.revision === undefined ? 'current' : `r${input.revision}` },
     ],
@@ -77,8 +75,6 @@ export const deploymentTools = [
     tag: 'write',
     scope: 'environment',
     rows: (input) => [
-      { k: 'project', v: input.project ?? '' },
-      { k: 'environment', v: input.environment ?? '' },
       { k: 'path', v: input.path },
       { k: 'revision', v: 'the one live before the current' },
     ],

@@ -106,7 +106,6 @@ export const documentTools = [
     reshapesProject: false,
     scope: 'project',
     rows: (input) => [
-      { k: 'project', v: input.project ?? '' },
       { k: 'path', v: input.path },
       {
         k: 'revision',
@@ -134,7 +133,6 @@ export const documentTools = [
     reshapesProject: false,
     scope: 'project',
     rows: (input) => [
-      { k: 'project', v: input.project ?? '' },
       { k: 'delete', v: input.path },
     ],
     run: async ({ db, project }, input) => {

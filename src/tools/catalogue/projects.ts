@@ -42,7 +42,6 @@ export const projectTools = [
     tag: 'write',
     scope: 'project',
     rows: (input) => [
-      { k: 'project', v: input.project ?? '' },
       { k: 'environment', v: input.name },
       { k: 'protected', v: input.protected ? 'yes' : 'no' },
     ],
@@ -75,7 +74,6 @@ export const projectTools = [
     tag: 'write',
     scope: 'project',
     rows: (input) => [
-      { k: 'project', v: input.project ?? '' },
       { k: 'operator', v: input.operator },
       { k: 'role', v: input.role },
     ],
@@ -96,7 +94,6 @@ export const projectTools = [
     tag: 'write',
     scope: 'project',
     rows: (input) => [
-      { k: 'project', v: input.project ?? '' },
       { k: 'remove', v: input.operator },
     ],
     run: async ({ db, project }, input) => {

@@ -40,8 +40,6 @@ export const secretTools = [
     scope: 'environment',
     secretFields: ['value'],
     rows: (input) => [
-      { k: 'project', v: input.project ?? '' },
-      { k: 'environment', v: input.environment ?? '' },
       { k: 'secret', v: input.name },
       { k: 'value', v: '••••••••' },
     ],
@@ -65,8 +63,6 @@ export const secretTools = [
     reshapesProject: false,
     scope: 'environment',
     rows: (input) => [
-      { k: 'project', v: input.project ?? '' },
-      { k: 'environment', v: input.environment ?? '' },
       { k: 'delete secret', v: input.name },
     ],
     run: async ({ db, project, environment }, input) => {
