@@ -1,0 +1,29 @@
+// What the store can hold. PostgreSQL's text and jsonb take no NUL character
+// (U+0000), UTF-8 has no encoding for a lone surrogate, and our integer
+// columns are 32-bit: a value outside that reaches the database only to fail
+// there. The edge refuses such input (validation/ajv.ts); what must be stored
+// whatever it holds (the audit log) is made storable instead.
+
+export const INT4_MIN = -2_147_483_648;
+export const INT4_MAX = 2_147_483_647;
+
+// NUL, a high surrogate not followed by a low one, or a low one not preceded by a high one.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
+
+/** Why the store cannot hold this text, as the end of a sentence; null when it can. */
+export function unstorableReason(text: string): string | null {
+  const found = UNSTORABLE.exec(text);
+  if (!found) return null;
+  return found[0] === '\u0000' ? 'must not contain a NUL character (\\u0000)' : 'must not contain a lone surrogate (invalid UTF-16)';
+}
+
+/** The text with every character the store cannot hold replaced by U+FFFD, and how many there were. */
+export function replaceUnstorable(text: string): { text: string; replaced: number } {
+  let replaced = 0;
+  const cleaned = text.replace(UNSTORABLE_ALL, () => {
+    replaced += 1;
+    return '\uFFFD';
+  });
+  return { text: cleaned, replaced };
+}
