@@ -8,6 +8,7 @@ export const INT4_MIN = -2_147_483_648;
 export const INT4_MAX = 2_147_483_647;
 
 // NUL, a high surrogate not followed by a low one, or a low one not preceded by a high one.
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
 
