@@ -28,3 +28,45 @@ export function replaceUnstorable(text: string): { text: string; replaced: numbe
   });
   return { text: cleaned, replaced };
 }
+
+export interface StorableLimits {
+  /** Deeper values are replaced by a note. */
+  depth: number;
+  /** Longer strings are cut. */
+  stringLength: number;
+}
+
+/**
+ * A JSON value the store can hold, made from any value: characters it cannot
+ * hold replaced by U+FFFD, strings cut, nesting cut. `changes` says what was
+ * done, empty when nothing was.
+ */
+export function storableJson(value: unknown, limits: StorableLimits): { value: unknown; changes: string[] } {
+  let replaced = 0;
+  let cut = 0;
+  let tooDeep = 0;
+  const text = (raw: string): string => {
+    const cleaned = replaceUnstorable(raw);
+    replaced += cleaned.replaced;
+    if (cleaned.text.length <= limits.stringLength) return cleaned.text;
+    cut += 1;
+    return cleaned.text.slice(0, limits.stringLength);
+  };
+  const walk = (node: unknown, depth: number): unknown => {
+    if (typeof node === 'string') return text(node);
+    if (typeof node !== 'object' || node === null) return typeof node === 'number' && !Number.isFinite(node) ? null : node;
+    if (depth >= limits.depth) {
+      tooDeep += 1;
+      return `[nested deeper than ${limits.depth} levels]`;
+    }
+    if (Array.isArray(node)) return node.map((item) => walk(item, depth + 1));
+    return Object.fromEntries(Object.entries(node).map(([key, item]) => [text(key), walk(item, depth + 1)]));
+  };
+  const stored = walk(value ?? null, 0);
+  const changes = [
+    ...(replaced > 0 ? [`${replaced} NUL character(s) or lone surrogate(s) replaced by U+FFFD`] : []),
+    ...(cut > 0 ? [`${cut} string(s) cut to ${limits.stringLength} characters`] : []),
+    ...(tooDeep > 0 ? [`nesting cut at ${limits.depth} levels`] : []),
+  ];
+  return { value: stored, changes };
+}
