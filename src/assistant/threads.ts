@@ -23,11 +23,13 @@ export interface OpenThread {
 /** Opens a thread on the panel's scope; the environment defaults to the project's first unprotected one. */
 export async function openThread(db: Db, directory: ProjectDirectory, operator: Operator, body: OpenThread): Promise<ThreadRecord> {
   let environment = body.environment ?? '';
-  if (body.project) {
+  // Only a missing or null project means none: `""` names a project, one that does not exist.
+  if (typeof body.project === 'string') {
     const project = await directory.open(operator, body.project);
-    environment = body.environment
-      ? findEnvironment(project, body.environment).name
-      : (project.environments.find((e) => !e.protected) ?? project.environments[0])?.name ?? '';
+    environment =
+      typeof body.environment === 'string'
+        ? findEnvironment(project, body.environment).name
+        : ((project.environments.find((e) => !e.protected) ?? project.environments[0])?.name ?? '');
   }
   const [row] = await db
     .insert(threads)

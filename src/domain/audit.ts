@@ -4,9 +4,15 @@
 // log, and closing the server, write the queue first). The queue travels as
 // one JSON parameter that the database unpacks: the embedded store runs in
 // this thread, and binding thousands of parameters costs it four times more.
+// Every entry is stored: what the store cannot hold (NUL, lone surrogates,
+// nesting thousands deep, megabytes of text) is made storable first, and the
+// entry says so; a batch the store refuses anyway is written entry by entry,
+// so one entry never takes another with it.
 import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../store/db.js';
+import { isUuid } from '../store/ids.js';
 import { auditEntries, type Outcome } from '../store/schema.js';
+import { replaceUnstorable, storableJson } from '../store/storable.js';
 
 export interface AuditEntry {
   operator: string | null;
@@ -48,6 +54,11 @@ export interface AuditQuery {
 
 const FLUSH_AFTER_MS = 25;
 const FLUSH_AT = 500;
+/** How much of an input an entry keeps. */
+const INPUT_LIMITS = { depth: 32, stringLength: 65_536 };
+/** Names are short; an indexed column must stay under the index's row size. */
+const NAME_LENGTH = 200;
+const ERROR_LENGTH = 4_000;
 
 /** An entry in the shape of the table's columns. */
 interface Row {
@@ -98,9 +109,23 @@ export class AuditLog {
         await insertRows(this.db, batch);
       } catch (error) {
         this.onError(error);
+        await this.insertOneByOne(batch);
       }
     });
     return this.flushing;
+  }
+
+  /** After a refused batch: each entry alone, and one the store still refuses as what is left of it. */
+  private async insertOneByOne(batch: Row[]): Promise<void> {
+    for (const row of batch) {
+      try {
+        await insertRows(this.db, [row]);
+      } catch (error) {
+        this.onError(error);
+        const sentence = error instanceof Error ? error.message : String(error);
+        await insertRows(this.db, [{ ...row, input: { unstorable: `the store refused this entry's input: ${sentence}` } }]).catch(this.onError);
+      }
+    }
   }
 
   async list(query: AuditQuery): Promise<AuditRecord[]> {
@@ -132,20 +157,36 @@ export class AuditLog {
   }
 }
 
+/** The entry as the store can hold it; what had to change is said in its input. */
 function rowOf(entry: AuditEntry): Row {
-  return {
-    at: new Date().toISOString(),
-    operator: entry.operator,
-    via: entry.via,
-    tool: entry.tool,
-    project: entry.project,
-    environment: entry.environment,
-    thread_id: entry.threadId ?? null,
-    proposal_id: entry.proposalId ?? null,
-    outcome: entry.outcome,
-    input: entry.input ?? {},
-    error: entry.error ?? null,
+  const changes: string[] = [];
+  const text = <T extends string | null>(value: T, length: number): T => {
+    if (value === null) return value;
+    const cleaned = replaceUnstorable(value);
+    if (cleaned.replaced > 0 || cleaned.text.length > length) changes.push('names or the error sentence made storable');
+    return cleaned.text.slice(0, length) as T;
   };
+  const id = (value: string | null | undefined) => {
+    if (!value || isUuid(value)) return value ?? null;
+    changes.push('an id that is no UUID left out');
+    return null;
+  };
+  const input = storableJson(entry.input ?? {}, INPUT_LIMITS);
+  const row: Row = {
+    at: new Date().toISOString(),
+    operator: text(entry.operator, NAME_LENGTH),
+    via: text(entry.via, NAME_LENGTH),
+    tool: text(entry.tool, NAME_LENGTH),
+    project: text(entry.project, NAME_LENGTH),
+    environment: text(entry.environment, NAME_LENGTH),
+    thread_id: id(entry.threadId),
+    proposal_id: id(entry.proposalId),
+    outcome: entry.outcome,
+    input: input.value,
+    error: text(entry.error ?? null, ERROR_LENGTH),
+  };
+  const altered = [...new Set([...changes, ...input.changes])];
+  return altered.length === 0 ? row : { ...row, input: { sanitised: `${altered.join('; ')}`, input: input.value } };
 }
 
 /** Rows travel as one JSON parameter that the database unpacks. */

@@ -8,7 +8,9 @@ import { notFound } from '../errors.js';
 import type { Changes, Topic } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import { environments, liveDocuments, memberships, projects, type Role } from '../store/schema.js';
-import type { ProjectAccess } from './projects.js';
+import { PROJECT_SLUG_PATTERN, type ProjectAccess } from './projects.js';
+
+const SLUG = new RegExp(PROJECT_SLUG_PATTERN);
 
 export interface LiveEntry {
   path: string;
@@ -50,11 +52,13 @@ export class ProjectDirectory {
   /** The project as the operator may see it, or NotFound. */
   async open(operator: Operator, slug: string): Promise<ProjectAccess> {
     const project = await this.find(operator, slug);
-    if (!project) throw notFound(`no such project: ${slug}`);
+    if (!project) throw notFound(`no such project: ${slug === '' ? '""' : slug}`);
     return project;
   }
 
   async find(operator: Operator, slug: string): Promise<ProjectAccess | null> {
+    // A name no project can have names none, and is never looked up.
+    if (!SLUG.test(slug)) return null;
     const snapshot = await this.snapshot(slug);
     const role = operator.owner ? 'admin' : snapshot?.roles.get(operator.id);
     if (!snapshot || !role) return null;

@@ -3,12 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import swagger from '@fastify/swagger';
-import { Ajv, type Options as AjvOptions } from 'ajv';
-import formats from 'ajv-formats';
+import type { Options as AjvOptions } from 'ajv';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Config } from '../config.js';
 import type { Store } from '../store/db.js';
 import { authPlugin } from './auth.js';
+import { acceptEmptyBodies } from './bodies.js';
 import { errorSchema, registerErrorHandling } from './errors.js';
 import { instrument } from './metrics.js';
 import { liveRoutes } from './routes/live.js';
@@ -22,6 +22,7 @@ import { toolRoutes } from './routes/tools.js';
 import { conceptRoutes } from './routes/concepts.js';
 import { assistantRoutes } from './routes/assistant.js';
 import { conversationRoutes } from './routes/conversation.js';
+import { compileAtTheEdge, createAjv } from '../validation/ajv.js';
 import { createServices, type ServiceConfig, type Services } from '../services.js';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -44,8 +45,7 @@ const REDACTED = [
 ];
 
 function validatorFor(options: AjvOptions) {
-  const ajv = new Ajv({ allErrors: false, strict: false, ...options });
-  formats.default(ajv);
+  const ajv = createAjv(options);
   ajv.addSchema(errorSchema);
   return ajv;
 }
@@ -72,7 +72,7 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   // query strings and paths arrive as text, so they may be coerced.
   const strict = validatorFor({ coerceTypes: false, useDefaults: true, removeAdditional: false });
   const lenient = validatorFor({ coerceTypes: 'array', useDefaults: true, removeAdditional: false });
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : lenient).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => compileAtTheEdge(httpPart === 'body' ? strict : lenient, schema));
 
   const services = await createServices(store, config, app.log);
   // Held requests (?wait) answer at once, so closing never waits one out.
@@ -81,6 +81,7 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
 
   app.addSchema(errorSchema);
   registerErrorHandling(app, (limit) => `the request body is larger than ${limit} bytes; send less`);
+  acceptEmptyBodies(app);
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });

@@ -3,6 +3,7 @@
 // ties the answer to the log line that has the details.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, type ErrorKind } from '../errors.js';
+import { STORABLE } from '../validation/ajv.js';
 
 export const STATUS: Record<ErrorKind, number> = {
   bad_token: 401,
@@ -36,7 +37,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimitSentence: (
       return reply.code(STATUS[error.kind]).send({ error: error.message });
     }
     if (error.validation) {
-      return reply.code(422).send({ error: validationSentence(error) });
+      return reply.code(namesNothing(error) ? 404 : 422).send({ error: validationSentence(error) });
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(413).send({ error: bodyLimitSentence(request.routeOptions.bodyLimit ?? 0) });
@@ -56,6 +57,16 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimitSentence: (
   );
 }
 
+/**
+ * A path or query value that is too long or holds what the store cannot
+ * (STORABLE) is a name no resource can have: the route's 404, not a 422.
+ */
+function namesNothing(error: FastifyError): boolean {
+  const [first] = error.validation ?? [];
+  const lookup = error.validationContext === 'params' || error.validationContext === 'querystring';
+  return lookup && (first?.keyword === 'maxLength' || first?.keyword === STORABLE);
+}
+
 function validationSentence(error: FastifyError): string {
   const [first] = error.validation ?? [];
   if (!first) return lowerFirst(error.message);
@@ -66,6 +77,7 @@ function validationSentence(error: FastifyError): string {
     const extra = (first.params as { additionalProperty?: string }).additionalProperty;
     return `${where} has an unknown property ${extra}; remove it`;
   }
+  if (namesNothing(error)) return `nothing here is named by ${where}: it ${first.message ?? 'is invalid'}`;
   return `${where} ${first.message ?? 'is invalid'}`;
 }
 

@@ -4,8 +4,7 @@
 // refusal or failure is a result with is_error, never an exception; only an
 // unknown tool (not_found) and input that misses its schema (invalid) throw,
 // so REST can answer 404 and 422.
-import { Ajv, type ValidateFunction } from 'ajv';
-import formats from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
 import { can, ENVIRONMENT_PERMISSIONS, refusal } from '../access/can.js';
 import type { Operator } from '../access/operators.js';
 import { findEnvironment, type Environment, type ProjectAccess } from '../domain/projects.js';
@@ -13,6 +12,7 @@ import { AppError, conflict, invalid, notFound, type ErrorKind } from '../errors
 import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import type { Outcome, Via } from '../store/schema.js';
+import { compileAtTheEdge, createAjv } from '../validation/ajv.js';
 import type { ToolServices } from './services.js';
 import type { ProposalRow, Tag, Tool, ToolResult } from './types.js';
 
@@ -101,9 +101,8 @@ export class Executor {
     catalogue: readonly Tool[],
     private readonly deps: ExecutorDeps,
   ) {
-    const ajv = new Ajv({ allErrors: false, strict: false });
-    formats.default(ajv);
-    for (const tool of catalogue) this.tools.set(tool.name, { tool, validate: ajv.compile(tool.input_schema) });
+    const ajv = createAjv();
+    for (const tool of catalogue) this.tools.set(tool.name, { tool, validate: compileAtTheEdge(ajv, tool.input_schema) });
   }
 
   catalogue(): Tool[] {

@@ -40,6 +40,9 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
   app.get(
     '/assistant/tools',
     {
+      // A value no project or environment can have points nowhere: the tools
+      // that need one are then not allowed (a 200, as the spec has it).
+      attachValidation: true,
       schema: {
         summary: 'Every tool, with the permission it costs and whether this caller could run it where the query points',
         tags: ['assistant'],
