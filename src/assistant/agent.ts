@@ -1,23 +1,20 @@
 // An agent attached to a conversation with its session credential: it reads
 // and uses the conversation tools at once, and each public write it calls
 // becomes a pending proposal on the thread, on an answer recorded for it, so
-// the panel shows it like any answer's proposal.
+// the panel shows it like any answer's proposal. The connection's
+// restrictions (read-only, the tool filter) bind it like any other caller.
 import type { Operator } from '../access/operators.js';
-import type { Invocation, ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
+import type { Restrictions, ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
 import type { AssistantDeps } from './deps.js';
 import { pendingProposal, proposedResult, storeAnswer } from './proposing.js';
 import { findThread, type ThreadRecord } from './threads.js';
 
 const scopeOf = (thread: ThreadRecord) => ({ project: thread.project, environment: thread.environment || null });
 
-function invocationFor(operator: Operator, thread: ThreadRecord): Invocation {
-  return { operator, via: 'mcp', scope: scopeOf(thread), threadId: thread.id, conversation: true };
-}
-
-/** The conversation's tools and the public ones, as the thread's scope allows them. */
-export async function agentTools(deps: AssistantDeps, operator: Operator, threadId: string): Promise<ToolDescriptor[]> {
+/** The conversation's tools and the public ones, as the thread's scope and the connection allow them. */
+export async function agentTools(deps: AssistantDeps, operator: Operator, threadId: string, restrictions: Restrictions): Promise<ToolDescriptor[]> {
   const thread = await findThread(deps.db, operator, threadId);
-  return deps.executor.describe(operator, scopeOf(thread), { conversation: true });
+  return deps.executor.describe(operator, scopeOf(thread), { ...restrictions, conversation: true });
 }
 
 export async function agentCall(
@@ -26,16 +23,27 @@ export async function agentCall(
   threadId: string,
   name: string,
   input: unknown,
+  restrictions: Restrictions,
 ): Promise<ToolCallResponse> {
   const thread = await findThread(deps.db, operator, threadId);
-  const invocation = invocationFor(operator, thread);
-  if (!deps.executor.writes(name)) {
-    const { is_error, result } = await deps.executor.run(invocation, name, input);
-    return { tool: name, is_error, result };
-  }
-  const prepared = await deps.executor.prepare(invocation, name, input);
-  if (!prepared.ready) return { tool: name, is_error: true, result: prepared.outcome.result };
-  const proposal = pendingProposal(prepared, thread, `agent-${Date.now()}`);
-  await storeAnswer(deps.db, thread, { text: `An agent in this conversation proposes: ${proposal.title}.`, blocks: null, stopReason: null }, [proposal]);
-  return { tool: name, is_error: false, result: proposedResult(proposal) };
+  const { is_error, result } = await deps.executor.run(
+    {
+      ...restrictions,
+      operator,
+      via: 'mcp',
+      scope: scopeOf(thread),
+      threadId: thread.id,
+      conversation: true,
+      propose: async (write) => {
+        const proposal = pendingProposal(write, thread, null);
+        const text = `An agent in this conversation proposes: ${proposal.title}.`;
+        const [id] = await storeAnswer(deps.db, thread, { text, blocks: null, stopReason: null }, [proposal], { endsTurn: false });
+        if (!id) throw new Error('proposal insert returned no row');
+        return proposedResult(id);
+      },
+    },
+    name,
+    input,
+  );
+  return { tool: name, is_error, result };
 }

@@ -1,7 +1,7 @@
 // The assistant as the routes see it: status, threads, turns, decisions.
 import type { Operator } from '../access/operators.js';
 import type { Config } from '../config.js';
-import type { ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
+import type { Restrictions, ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
 import { agentCall, agentTools } from './agent.js';
 import type { AssistantDeps } from './deps.js';
 import { acceptAll, acceptProposal, rejectProposal } from './proposals.js';
@@ -78,13 +78,13 @@ export class Assistant {
   }
 
   /** The tools an agent attached with this thread's session credential sees. */
-  agentTools(operator: Operator, threadId: string): Promise<ToolDescriptor[]> {
-    return agentTools(this.deps, operator, threadId);
+  agentTools(operator: Operator, threadId: string, restrictions: Restrictions): Promise<ToolDescriptor[]> {
+    return agentTools(this.deps, operator, threadId, restrictions);
   }
 
   /** A tool call of an attached agent: writes become proposals on the thread. */
-  agentCall(operator: Operator, threadId: string, name: string, input: unknown): Promise<ToolCallResponse> {
-    return agentCall(this.deps, operator, threadId, name, input);
+  agentCall(operator: Operator, threadId: string, name: string, input: unknown, restrictions: Restrictions): Promise<ToolCallResponse> {
+    return agentCall(this.deps, operator, threadId, name, input, restrictions);
   }
 
   async acceptAll(operator: Operator, threadId: string): Promise<ThreadView> {

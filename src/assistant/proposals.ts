@@ -1,13 +1,15 @@
-// Deciding proposals. Accepting claims the proposal, runs its tool through the
-// executor as the accepting operator and stores the result — claim, effect and
-// audit in one transaction — so it runs once however many accepts race, on
-// however many servers. Rejecting changes nothing but the proposal.
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+// Deciding proposals. Accepting claims the proposal (checking it is still
+// executable), runs its tool through the executor as the accepting operator
+// and stores the result — claim, effect and audit in one transaction — so it
+// runs once however many accepts race, on however many servers. Rejecting
+// changes nothing but the proposal.
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { isUuid } from '../store/ids.js';
-import { messages, parkedSecrets, proposals } from '../store/schema.js';
+import { environments, messages, parkedSecrets, projects, proposals } from '../store/schema.js';
+import { Batch } from '../tools/executor.js';
 import type { AssistantDeps } from './deps.js';
 import { placeholdersIn, unparkSecrets } from './parking.js';
 import type { ThreadRecord } from './threads.js';
@@ -28,25 +30,63 @@ async function findProposal(db: Db, thread: ThreadRecord, id: string): Promise<P
 
 /** Accepts one proposal; true when its tool succeeded, false when it failed. */
 export async function acceptProposal(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, id: string): Promise<boolean> {
-  const proposal = await findProposal(deps.db, thread, id);
-  if (proposal.status !== 'pending') throw conflict(`this proposal was already ${proposal.status}`);
-  await ensureExecutable(deps, operator, thread, proposal);
+  return accept(deps, operator, thread, await findProposal(deps.db, thread, id));
+}
 
+/**
+ * Claims the proposal and runs it as the accepting operator: in a
+ * transaction of its own, or in a savepoint of `batch`'s. A failure is
+ * recorded on the proposal; a claim that cannot be taken is a conflict.
+ */
+async function accept(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, proposal: ProposalRecord, batch?: Batch): Promise<boolean> {
+  const db = batch?.tx ?? deps.db;
   const outcome = await deps.executor.run(
     { operator, via: 'assistant', threadId: thread.id, proposalId: proposal.id },
     proposal.tool,
-    await inputWithParkedValues(deps, thread, proposal),
+    await inputWithParkedValues(deps, db, thread, proposal),
     {
-      claim: async (tx) => (await decide(tx, proposal.id, 'accepted', null)) > 0,
+      claim: (tx) => claim(tx, thread, proposal),
       settle: async (tx, result) => {
         await tx.update(proposals).set({ result }).where(eq(proposals.id, proposal.id));
       },
+      batch,
     },
   );
   if (!outcome.is_error) return true;
-  const marked = await decide(deps.db, proposal.id, 'failed', outcome.result);
+  const marked = await decide(db, proposal.id, 'failed', outcome.result);
   if (marked === 0) throw conflict('this proposal was already decided');
   return false;
+}
+
+/**
+ * Takes the proposal for this accept, inside the transaction that runs it:
+ * null when taken, else why not — decided already, or no longer executable
+ * (its answer is not the thread's newest, its project or environment is gone).
+ */
+async function claim(tx: Db, thread: ThreadRecord, proposal: ProposalRecord): Promise<string | null> {
+  const newest = sql`(select max(${messages.id}) from ${messages} where ${messages.threadId} = ${thread.id} and ${messages.role} = 'assistant')`;
+  const claimed = await tx
+    .update(proposals)
+    .set({ status: 'accepted', decidedAt: new Date() })
+    .where(and(eq(proposals.id, proposal.id), eq(proposals.status, 'pending'), eq(proposals.messageId, newest)))
+    .returning({ id: proposals.id });
+  if (claimed.length === 0) {
+    const [now] = await tx.select({ status: proposals.status }).from(proposals).where(eq(proposals.id, proposal.id));
+    if (now && now.status !== 'pending') return `this proposal was already ${now.status}`;
+    return 'this proposal is no longer executable: a newer answer replaced it';
+  }
+  if (!proposal.project) return null;
+  const [found] = await tx
+    .select({ environment: environments.name })
+    .from(projects)
+    .leftJoin(environments, and(eq(environments.projectId, projects.id), eq(environments.name, proposal.environment)))
+    .where(eq(projects.slug, proposal.project))
+    .limit(1);
+  if (!found) return `this proposal is no longer executable: project ${proposal.project} is gone`;
+  if (proposal.environment && !found.environment) {
+    return `this proposal is no longer executable: environment ${proposal.environment} is gone`;
+  }
+  return null;
 }
 
 export async function rejectProposal(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, id: string): Promise<void> {
@@ -68,46 +108,40 @@ export async function rejectProposal(deps: AssistantDeps, operator: Operator, th
   });
 }
 
-/** Accepts the newest answer's waiting proposals in order, stopping at the first that fails. */
+/**
+ * Accepts the newest answer's waiting proposals in order, in one transaction
+ * with a savepoint each: the first that fails (or that someone else decided
+ * meanwhile) rolls back to its savepoint, is recorded, and ends the run; the
+ * ones before it stay accepted, the rest waiting. Accept-all answers 200 either way.
+ */
 export async function acceptAll(deps: AssistantDeps, operator: Operator, thread: ThreadRecord): Promise<void> {
-  const newest = await newestAnswerId(deps.db, thread.id);
-  if (newest === null) return;
-  const waiting = await deps.db
-    .select({ id: proposals.id })
-    .from(proposals)
-    .where(and(eq(proposals.messageId, newest), eq(proposals.status, 'pending')))
-    .orderBy(asc(proposals.position));
-  for (const { id } of waiting) {
-    // One that fails, or that someone else decided meanwhile, ends the run: accept-all answers 200 either way.
-    const accepted = await acceptProposal(deps, operator, thread, id).catch((error: unknown) => {
-      if (error instanceof AppError && error.kind === 'conflict') return false;
-      throw error;
-    });
-    if (!accepted) return;
-  }
+  await deps.changes.transaction(deps.db, async (tx, touch) => {
+    const newest = await newestAnswerId(tx, thread.id);
+    if (newest === null) return;
+    const waiting = await tx
+      .select()
+      .from(proposals)
+      .where(and(eq(proposals.messageId, newest), eq(proposals.status, 'pending')))
+      .orderBy(asc(proposals.position));
+    const batch = new Batch(tx, touch);
+    for (const proposal of waiting) {
+      const accepted = await accept(deps, operator, thread, proposal, batch).catch((error: unknown) => {
+        if (error instanceof AppError && error.kind === 'conflict') return false;
+        throw error;
+      });
+      if (!accepted) return;
+    }
+  });
 }
 
 /** Moves a pending proposal to its decision; 0 when it was no longer pending. */
-async function decide(db: Db, id: string, status: 'accepted' | 'rejected' | 'failed', result: object | null): Promise<number> {
+async function decide(db: Db, id: string, status: 'rejected' | 'failed', result: object | null): Promise<number> {
   const changed = await db
     .update(proposals)
     .set({ status, result, decidedAt: new Date() })
     .where(and(eq(proposals.id, id), eq(proposals.status, 'pending')))
     .returning({ id: proposals.id });
   return changed.length;
-}
-
-/** Only the newest answer's proposals run, and only while their project and environment exist. */
-async function ensureExecutable(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, proposal: ProposalRecord) {
-  if ((await newestAnswerId(deps.db, thread.id)) !== proposal.messageId) {
-    throw conflict('this proposal is no longer executable: a newer answer replaced it');
-  }
-  if (!proposal.project) return;
-  const project = await deps.projects.find(operator, proposal.project);
-  if (!project) throw conflict(`this proposal is no longer executable: project ${proposal.project} is gone`);
-  if (proposal.environment && !project.environments.some((e) => e.name === proposal.environment)) {
-    throw conflict(`this proposal is no longer executable: environment ${proposal.environment} is gone`);
-  }
 }
 
 async function newestAnswerId(db: Db, threadId: string): Promise<number | null> {
@@ -121,12 +155,12 @@ async function newestAnswerId(db: Db, threadId: string): Promise<number | null> 
 }
 
 /** set_secret's value is the one place a parked `[secret:N]` turns back into its value. */
-async function inputWithParkedValues(deps: AssistantDeps, thread: ThreadRecord, proposal: ProposalRecord): Promise<unknown> {
+async function inputWithParkedValues(deps: AssistantDeps, db: Db, thread: ThreadRecord, proposal: ProposalRecord): Promise<unknown> {
   const input = proposal.input as Record<string, unknown>;
   if (proposal.tool !== 'set_secret') return input;
   const numbers = placeholdersIn(input.value);
   if (numbers.length === 0) return input;
-  const rows = await deps.db
+  const rows = await db
     .select({ number: parkedSecrets.number, sealed: parkedSecrets.sealed })
     .from(parkedSecrets)
     .where(and(eq(parkedSecrets.threadId, thread.id), inArray(parkedSecrets.number, numbers)));

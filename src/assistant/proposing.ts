@@ -1,17 +1,18 @@
 // Turning a prepared write into a pending proposal, and storing proposals on
 // the answer that made them — for the built-in assistant's turns and for an
 // agent attached to the conversation alike.
-import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '../store/db.js';
 import { messages, proposals, threads } from '../store/schema.js';
-import type { Prepared } from '../tools/executor.js';
+import type { ProposedWrite } from '../tools/executor.js';
 import type { ProposalRow } from '../tools/types.js';
 import type { ThreadRecord } from './threads.js';
 
 export interface PendingProposal {
-  id: string;
-  toolUseId: string;
+  /** Made here when the model must be told it before the answer is stored; else the store makes it. */
+  id?: string;
+  /** The model's tool-use id; an agent's proposal, which has none, gets one made of the answer's id. */
+  toolUseId?: string;
   tool: string;
   input: Record<string, unknown>;
   project: string | null;
@@ -22,12 +23,16 @@ export interface PendingProposal {
 }
 
 /** What the model (or agent) is told in place of a result. */
-export function proposedResult(proposal: PendingProposal) {
-  return { proposed: true, proposal: proposal.id, status: 'pending', waits_for: 'the operator to accept or reject it' };
+export function proposedResult(id: string) {
+  return { proposed: true, proposal: id, status: 'pending', waits_for: 'the operator to accept or reject it' };
 }
 
-/** A pending proposal for a prepared write; its rows say so when it acts outside the thread's scope. */
-export function pendingProposal(prepared: Extract<Prepared, { ready: true }>, thread: ThreadRecord, toolUseId: string): PendingProposal {
+/** A pending proposal for a write the executor handed back; its rows say so when it acts outside the thread's scope. */
+export function pendingProposal(
+  prepared: ProposedWrite,
+  thread: ThreadRecord,
+  ids: { id: string; toolUseId: string } | null,
+): PendingProposal {
   const { tool, input, project } = prepared;
   const environment = prepared.environment?.name ?? thread.environment;
   const rows = [...prepared.rows];
@@ -37,8 +42,7 @@ export function pendingProposal(prepared: Extract<Prepared, { ready: true }>, th
     rows.push({ k: 'note', v: `acts on ${prepared.environment.name}, outside this thread's environment ${thread.environment}` });
   }
   return {
-    id: randomUUID(),
-    toolUseId,
+    ...ids,
     tool: tool.name,
     input,
     project: project?.slug ?? null,
@@ -56,38 +60,51 @@ function proposalTitle(tool: string, input: Record<string, unknown>, environment
   return `${tool.replaceAll('_', ' ')}${object ? ` ${object}` : ''}${where}`;
 }
 
-/** Stores an answer with its proposals in one transaction, and ends the turn that made it. */
+/**
+ * Stores an answer with its proposals in one transaction; `endsTurn` (a
+ * turn's own answer) also ends the turn that made it — an agent's proposal
+ * leaves a running turn's claim alone. Answers the stored proposals' ids, in order.
+ */
 export async function storeAnswer(
   db: Db,
   thread: ThreadRecord,
   answer: { text: string; blocks: unknown; stopReason: string | null },
   pending: PendingProposal[],
-): Promise<void> {
-  await db.transaction(async (tx) => {
+  { endsTurn }: { endsTurn: boolean },
+): Promise<string[]> {
+  return db.transaction(async (tx) => {
     const [stored] = await tx
       .insert(messages)
       .values({ threadId: thread.id, role: 'assistant', text: answer.text, blocks: answer.blocks, stopReason: answer.stopReason })
       .returning({ id: messages.id });
     if (!stored) throw new Error('answer insert returned no row');
-    if (pending.length > 0) {
-      await tx.insert(proposals).values(
-        pending.map((p, position) => ({
-          id: p.id,
-          threadId: thread.id,
-          messageId: stored.id,
-          position,
-          toolUseId: p.toolUseId,
-          tool: p.tool,
-          input: p.input,
-          project: p.project,
-          environment: p.environment,
-          permission: p.permission,
-          tag: 'write',
-          title: p.title,
-          rows: p.rows,
-        })),
-      );
-    }
-    await tx.update(threads).set({ updatedAt: new Date(), turnStartedAt: null }).where(eq(threads.id, thread.id));
+    const ids =
+      pending.length === 0
+        ? []
+        : await tx
+            .insert(proposals)
+            .values(
+              pending.map((p, position) => ({
+                ...(p.id ? { id: p.id } : {}),
+                threadId: thread.id,
+                messageId: stored.id,
+                position,
+                toolUseId: p.toolUseId ?? `agent-${stored.id}-${position}`,
+                tool: p.tool,
+                input: p.input,
+                project: p.project,
+                environment: p.environment,
+                permission: p.permission,
+                tag: 'write',
+                title: p.title,
+                rows: p.rows,
+              })),
+            )
+            .returning({ id: proposals.id });
+    await tx
+      .update(threads)
+      .set({ updatedAt: new Date(), ...(endsTurn ? { turnStartedAt: null } : {}) })
+      .where(eq(threads.id, thread.id));
+    return ids.map((row) => row.id);
   });
 }

@@ -2,11 +2,13 @@
 // call the model up to eight times: read tools run at once as the operator,
 // write tools become pending proposals. No model call happens inside a
 // database transaction; the answer and its proposals are stored together.
+import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, lt, max, not, or, sql } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import { AppError, conflict, unavailable } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { messages, parkedSecrets, proposals, threads } from '../store/schema.js';
+import type { Invocation } from '../tools/executor.js';
 import type { ToolResult } from '../tools/types.js';
 import type { AssistantDeps } from './deps.js';
 import { parkSecrets } from './parking.js';
@@ -29,11 +31,13 @@ const STALE_TURN_MS = 10 * 60 * 1000;
 /** Tool results larger than this are cut before the model sees them. */
 const MAX_RESULT_CHARS = 50_000;
 
+// A turn commits twice, however many steps it takes: the claim with the
+// message, and the answer with its proposals (read tools' audit entries go
+// in the audit log's shared batches).
 export async function runTurn(deps: AssistantDeps, operator: Operator, threadId: string, text: string): Promise<void> {
   const thread = await findThread(deps.db, operator, threadId);
-  await claimTurn(deps.db, thread);
+  const provider = await storeMessage(deps, operator, thread, text);
   try {
-    const provider = await storeMessage(deps, operator, thread, text);
     await converse(deps, provider, operator, thread);
   } catch (error) {
     // The answer's transaction ends the turn; anything short of it ends it here.
@@ -68,9 +72,13 @@ async function claimTurn(db: Db, thread: ThreadRecord): Promise<void> {
   );
 }
 
-/** Counts the message against the rate, parks its secrets and stores it; a 429 or 503 stores nothing. */
+/**
+ * Claims the turn, counts the message against the rate, parks its secrets and
+ * stores it, in one transaction: a 409, 429 or 503 stores nothing and claims nothing.
+ */
 async function storeMessage(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, text: string): Promise<ModelProvider> {
   return deps.db.transaction(async (tx) => {
+    await claimTurn(tx, thread);
     await countMessage(tx, operator.id, deps.rate);
     const provider = deps.provider;
     if (!provider) throw unavailable(deps.notConfigured);
@@ -106,14 +114,22 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
   const environment = project?.environments.find((e) => e.name === thread.environment) ?? null;
   // The conversation tools come along when the operator shares their console with the thread.
   const conversation = (await deps.contexts.read(thread.id)).shared;
-  const invocation = {
+  const pending: PendingProposal[] = [];
+  const invocation = (use: ToolUseBlock): Invocation => ({
     operator,
-    via: 'assistant' as const,
+    via: 'assistant',
     scope: { project: thread.project, environment: thread.environment || null },
     threadId: thread.id,
     conversation,
-  };
-  const tools = (await deps.executor.describe(operator, invocation.scope, { conversation }))
+    // A write the model calls waits for the operator's accept.
+    propose: (write) => {
+      const id = randomUUID();
+      pending.push(pendingProposal(write, thread, { id, toolUseId: use.id }));
+      return proposedResult(id);
+    },
+  });
+  const scope = { project: thread.project, environment: thread.environment || null };
+  const tools = (await deps.executor.describe(operator, scope, { conversation }))
     .filter((t) => t.allowed)
     .map(({ name, description, input_schema }) => ({ name, description, input_schema }));
   const system = systemPrompt({
@@ -127,7 +143,6 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
 
   const history = historyOf(await storedMessages(deps.db, thread.id), await storedProposals(deps.db, thread.id));
   const exchange: ModelMessage[] = [];
-  const pending: PendingProposal[] = [];
   let stopReason = 'end_turn';
   for (let call = 1; call <= MAX_MODEL_CALLS; call++) {
     let response;
@@ -142,7 +157,7 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
     const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
     if (uses.length === 0) break;
     const results: ToolResultBlock[] = [];
-    for (const use of uses) results.push(await answerToolUse(deps, invocation, thread, use, pending));
+    for (const use of uses) results.push(await answerToolUse(deps, invocation(use), use));
     exchange.push({ role: 'user', content: results });
     if (stopReason !== 'tool_use') break;
   }
@@ -150,31 +165,18 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
     .flatMap((m) => (m.role === 'assistant' ? m.content : []))
     .flatMap((b) => (b.type === 'text' && b.text.trim() !== '' ? [b.text] : []))
     .join('\n\n');
-  await storeAnswer(deps.db, thread, { text, blocks: exchange, stopReason }, pending);
+  await storeAnswer(deps.db, thread, { text, blocks: exchange, stopReason }, pending, { endsTurn: true });
 }
 
-/** A read runs now; a write becomes a proposal; a refusal goes back to the model as it is. */
-async function answerToolUse(
-  deps: AssistantDeps,
-  invocation: Parameters<AssistantDeps['executor']['run']>[0],
-  thread: ThreadRecord,
-  use: ToolUseBlock,
-  pending: PendingProposal[],
-): Promise<ToolResultBlock> {
-  if (!deps.executor.writes(use.name)) {
-    try {
-      const outcome = await deps.executor.run(invocation, use.name, use.input);
-      return toolResult(use, outcome.result, outcome.is_error);
-    } catch (error) {
-      if (error instanceof AppError) return toolResult(use, { error: error.message }, true);
-      throw error;
-    }
+/** A read runs now; a write becomes a proposal (the invocation proposes); a refusal goes back to the model as it is. */
+async function answerToolUse(deps: AssistantDeps, invocation: Invocation, use: ToolUseBlock): Promise<ToolResultBlock> {
+  try {
+    const outcome = await deps.executor.run(invocation, use.name, use.input);
+    return toolResult(use, outcome.result, outcome.is_error);
+  } catch (error) {
+    if (error instanceof AppError) return toolResult(use, { error: error.message }, true);
+    throw error;
   }
-  const prepared = await deps.executor.prepare(invocation, use.name, use.input);
-  if (!prepared.ready) return toolResult(use, prepared.outcome.result, true);
-  const proposal = pendingProposal(prepared, thread, use.id);
-  pending.push(proposal);
-  return toolResult(use, proposedResult(proposal), false);
 }
 
 function toolResult(use: ToolUseBlock, result: ToolResult, isError: boolean): ToolResultBlock {

@@ -20,7 +20,7 @@ export interface McpFlags extends ServerFlags {
 
 /** A session credential reaches only `/mcp`; every other token goes through the REST tool routes. */
 async function connect(flags: McpFlags, settings: ConnectionSettings) {
-  if (flags.token?.startsWith(SESSION_PREFIX)) return sessionBackend(flags.url, flags.token);
+  if (flags.token?.startsWith(SESSION_PREFIX)) return sessionBackend(flags.url, flags.token, settings);
   const client = clientFor(flags, { 'x-aion-via': 'mcp', ...restrictionHeaders(settings) });
   return { backend: restBackend(client, settings), close: () => client.close() };
 }

@@ -60,6 +60,7 @@ export const CONVERSATION_TOOLS = [
     tag: 'read',
     scope: 'none',
     audience: 'conversation',
+    editsSharedBuffer: true,
     run: async (ctx, input) => {
       const edited = await ctx.services.contexts.editText(conversationOf(ctx), (document) => {
         const outcome = applyEdits(document.text, input.edits);

@@ -49,9 +49,15 @@ export class ProjectDirectory {
     changes.subscribe((topic) => this.forget(topic));
   }
 
-  /** The project as the operator may see it, or NotFound. */
-  async open(operator: Operator, slug: string): Promise<ProjectAccess> {
-    const project = await this.find(operator, slug);
+  /**
+   * The project as the operator may see it, or NotFound. Inside a transaction,
+   * `within` reads what the memory lacks through it (never through another
+   * connection, which would wait on it), and everything when `fresh`: that
+   * transaction already changed the project.
+   */
+  async open(operator: Operator, slug: string, within?: { tx: Db; fresh: boolean }): Promise<ProjectAccess> {
+    const snapshot = !SLUG.test(slug) ? null : within?.fresh ? await load(within.tx, slug) : await this.snapshot(slug, within?.tx);
+    const project = snapshot && accessOf(snapshot, operator);
     if (!project) throw notFound(`no such project: ${slug === '' ? '""' : slug}`);
     return project;
   }
@@ -60,9 +66,7 @@ export class ProjectDirectory {
     // A name no project can have names none, and is never looked up.
     if (!SLUG.test(slug)) return null;
     const snapshot = await this.snapshot(slug);
-    const role = operator.owner ? 'admin' : snapshot?.roles.get(operator.id);
-    if (!snapshot || !role) return null;
-    return { id: snapshot.id, slug: snapshot.slug, name: snapshot.name, role, environments: snapshot.environments };
+    return snapshot && accessOf(snapshot, operator);
   }
 
   /** The slugs of the projects the operator may see (every project for an owner), sorted. */
@@ -82,9 +86,11 @@ export class ProjectDirectory {
     return slugs;
   }
 
-  private async snapshot(slug: string): Promise<Snapshot | null> {
+  /** From memory, else loaded; what a transaction (`tx`) read is not kept, it may yet roll back. */
+  private async snapshot(slug: string, tx?: Db): Promise<Snapshot | null> {
     const cached = this.bySlug.get(slug);
     if (cached) return cached;
+    if (tx) return load(tx, slug);
     const generation = this.generation;
     const loaded = await load(this.db, slug);
     if (loaded && generation === this.generation) this.bySlug.set(slug, loaded);
@@ -99,6 +105,12 @@ export class ProjectDirectory {
     const id = topic.slice('project:'.length);
     for (const [slug, snapshot] of this.bySlug) if (snapshot.id === id) this.bySlug.delete(slug);
   }
+}
+
+function accessOf(snapshot: Snapshot, operator: Operator): ProjectAccess | null {
+  const role = operator.owner ? 'admin' : snapshot.roles.get(operator.id);
+  if (!role) return null;
+  return { id: snapshot.id, slug: snapshot.slug, name: snapshot.name, role, environments: snapshot.environments };
 }
 
 async function load(db: Db, slug: string): Promise<Snapshot | null> {

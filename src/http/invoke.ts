@@ -1,23 +1,30 @@
 // Running a tool for an HTTP request: the caller is the request's operator,
-// `via` is `console` or `mcp` when the client says so, else `rest`. An MCP
-// proxy (`ops mcp`) also sends its connection's restrictions, which the
-// executor then enforces.
+// `via` is `console` or `mcp` when the client says so, else `rest`. The
+// restricting headers (X-Aion-Read-Only, X-Aion-Tools) hold for any caller:
+// the executor enforces them.
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 import { settingsFromHeaders } from '../mcp/headers.js';
-import type { Invocation } from '../tools/executor.js';
+import type { Invocation, Restrictions } from '../tools/executor.js';
 import type { ToolResult } from '../tools/types.js';
+import type { Via } from '../store/schema.js';
 import { operatorOf } from './auth.js';
 
 export function invocationOf(request: FastifyRequest): Invocation {
-  const operator = operatorOf(request);
-  const via = request.headers['x-aion-via'];
-  if (via === 'mcp') {
-    const { readOnly, only } = settingsFromHeaders(request.headers);
-    return { operator, via: 'mcp', readOnly, only };
-  }
-  return { operator, via: via === 'console' ? 'console' : 'rest' };
+  return { operator: operatorOf(request), via: viaOf(request), ...restrictionsOf(request) };
+}
+
+/** What the request's X-Aion-Read-Only and X-Aion-Tools restrict. */
+export function restrictionsOf(request: FastifyRequest): Restrictions {
+  const { readOnly, only } = settingsFromHeaders(request.headers);
+  return { readOnly, only };
+}
+
+/** How the caller says it came (X-Aion-Via, any case): the console, an MCP proxy, else REST. */
+export function viaOf(request: FastifyRequest): Via {
+  const said = String(request.headers['x-aion-via'] ?? '').trim().toLowerCase();
+  return said === 'console' || said === 'mcp' ? said : 'rest';
 }
 
 /** Runs a tool and answers with its result; its failure becomes the status its kind means. */

@@ -8,11 +8,12 @@ import type { ConnectionSettings } from './settings.js';
 
 export function executorBackend(executor: Executor, operator: Operator, settings: ConnectionSettings): ToolBackend {
   const scope = { project: settings.project, environment: settings.environment };
+  const restrictions = { readOnly: settings.readOnly, only: settings.only };
   return {
-    listTools: () => executor.describe(operator, scope),
+    listTools: () => executor.describe(operator, scope, restrictions),
     callTool: async (name, input) => {
       const { tool, is_error, result } = await executor.run(
-        { operator, via: 'mcp', scope, readOnly: settings.readOnly, only: settings.only },
+        { operator, via: 'mcp', scope, ...restrictions },
         name,
         input,
       );

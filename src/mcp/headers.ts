@@ -1,7 +1,11 @@
 // The X-Aion-* headers that carry an MCP connection's settings over HTTP:
-// `/mcp` reads them, and `ops mcp` sends them with each REST tool call so the
-// executor enforces read-only and the tool filter itself, not only the proxy.
+// `/mcp` reads them, the REST tool routes too (for any caller), and `ops mcp`
+// sends them with each call so the executor enforces read-only and the tool
+// filter itself, not only the proxy. Names and values compare
+// case-insensitively; a read-only value that is neither yes nor no is refused,
+// never taken for no.
 import type { IncomingHttpHeaders } from 'node:http';
+import { invalid } from '../errors.js';
 import { toolList, type ConnectionSettings } from './settings.js';
 
 const SETTING_HEADERS = {
@@ -11,10 +15,13 @@ const SETTING_HEADERS = {
   environment: 'x-aion-environment',
 } as const;
 
+const YES = new Set(['1', 'true', 'yes', 'on']);
+const NO = new Set(['', '0', 'false', 'no', 'off']);
+
 /** The settings an HTTP request's headers ask for; absent headers restrict nothing. */
 export function settingsFromHeaders(headers: IncomingHttpHeaders): ConnectionSettings {
   return {
-    readOnly: ['1', 'true', 'yes'].includes((single(headers[SETTING_HEADERS.readOnly]) ?? '').trim().toLowerCase()),
+    readOnly: readOnlyOf(single(headers[SETTING_HEADERS.readOnly])),
     only: toolList(single(headers[SETTING_HEADERS.only])),
     project: nonEmpty(single(headers[SETTING_HEADERS.project])),
     environment: nonEmpty(single(headers[SETTING_HEADERS.environment])),
@@ -27,6 +34,13 @@ export function restrictionHeaders(settings: Pick<ConnectionSettings, 'readOnly'
   if (settings.readOnly) headers[SETTING_HEADERS.readOnly] = '1';
   if (settings.only) headers[SETTING_HEADERS.only] = [...settings.only].join(',');
   return headers;
+}
+
+function readOnlyOf(value: string | undefined): boolean {
+  const said = (value ?? '').trim().toLowerCase();
+  if (YES.has(said)) return true;
+  if (NO.has(said)) return false;
+  throw invalid('X-Aion-Read-Only must be 1 (read-only) or 0; true/false, yes/no and on/off are read as well');
 }
 
 function single(value: string | string[] | undefined): string | undefined {

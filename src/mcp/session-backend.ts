@@ -6,13 +6,20 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../errors.js';
 import type { ToolBackend } from './backend.js';
+import { restrictionHeaders } from './headers.js';
+import type { ConnectionSettings } from './settings.js';
 
 export const SESSION_PREFIX = 'aion_ses_';
 
-export async function sessionBackend(url: string, token: string): Promise<{ backend: ToolBackend; close(): Promise<void> }> {
+export async function sessionBackend(
+  url: string,
+  token: string,
+  settings: ConnectionSettings,
+): Promise<{ backend: ToolBackend; close(): Promise<void> }> {
   const client = new Client({ name: 'aion-ops-mcp', version: '0.1.0' });
+  // Read-only and the tool filter travel to `/mcp`, whose executor enforces them.
   const transport = new StreamableHTTPClientTransport(new URL('/mcp', url), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
+    requestInit: { headers: { ...restrictionHeaders(settings), authorization: `Bearer ${token}` } },
   });
   try {
     await client.connect(transport);

@@ -13,11 +13,11 @@ export interface ConnectionSettings {
 }
 
 
-/** `a, b,c` → {a, b, c}; nothing named → null (every tool). */
+/** `a, B,c` → {a, b, c} (tool names are lower case, and compare so); nothing named → null (every tool). */
 export function toolList(text: string | null | undefined): ReadonlySet<string> | null {
   const names = (text ?? '')
     .split(',')
-    .map((name) => name.trim())
+    .map((name) => name.trim().toLowerCase())
     .filter((name) => name !== '');
   return names.length === 0 ? null : new Set(names);
 }

@@ -2,32 +2,45 @@
 // validate, fill scope, resolve project and environment, authorize with
 // can(), run (a write in one transaction with its audit entry), audit. A
 // refusal or failure is a result with is_error, never an exception; only an
-// unknown tool (not_found) and input that misses its schema (invalid) throw,
-// so REST can answer 404 and 422.
+// unknown tool (not_found), input that misses its schema (invalid) and a
+// decision that lost its claim (conflict) throw, so REST can answer 404, 422
+// and 409. A caller that proposes (the assistant, a session credential) says
+// so in its invocation: then a write never runs, it is handed to `propose`,
+// and only an accept — a run with a claim — runs it.
 import type { ValidateFunction } from 'ajv';
 import { can, ENVIRONMENT_PERMISSIONS, refusal } from '../access/can.js';
 import type { Operator } from '../access/operators.js';
 import { findEnvironment, type Environment, type ProjectAccess } from '../domain/projects.js';
 import { AppError, conflict, invalid, notFound, type ErrorKind } from '../errors.js';
-import type { Changes } from '../store/changes.js';
+import type { Changes, Topic } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import type { Outcome, Via } from '../store/schema.js';
 import { compileAtTheEdge, createAjv } from '../validation/ajv.js';
 import type { ToolServices } from './services.js';
 import type { ProposalRow, Tag, Tool, ToolResult } from './types.js';
 
-export interface Invocation {
+export interface Invocation extends Restrictions {
   operator: Operator;
   via: Via;
   /** The caller's scope: what fills a `project` or `environment` the input leaves out. */
   scope?: { project?: string | null; environment?: string | null };
-  /** Refuse every write tool at execution. */
+  threadId?: string | null;
+  proposalId?: string | null;
+  /**
+   * Proposing mode: a write that passes every check is handed here instead of
+   * running, and its answer is the call's result. Only a decision (a run with
+   * a claim) runs a write for such a caller.
+   */
+  propose?: (write: ProposedWrite) => Promise<ToolResult> | ToolResult;
+}
+
+/** Who may see a tool, and run it: the restrictions of a connection. */
+export interface Restrictions {
+  /** Refuse every tool that changes anything (the shared buffer included). */
   readOnly?: boolean;
   /** Only these tools exist for this caller. */
   only?: ReadonlySet<string> | null;
-  threadId?: string | null;
-  proposalId?: string | null;
-  /** The call comes from a conversation (of `threadId`): the conversation tools exist for it. */
+  /** The call comes from a conversation (of the invocation's `threadId`): the conversation tools exist for it. */
   conversation?: boolean;
 }
 
@@ -51,30 +64,64 @@ interface Admitted {
   environment: Environment | null;
 }
 
-export type Prepared =
-  | {
-      ready: true;
-      tool: Tool;
-      input: Record<string, unknown>;
-      project: ProjectAccess | null;
-      environment: Environment | null;
-      rows: ProposalRow[];
-    }
-  | { ready: false; outcome: ToolOutcome };
-
-/**
- * For accepting a proposal: `claim` runs first inside the write's
- * transaction — when it returns false (someone else decided the proposal),
- * nothing runs and `run` throws a conflict — and `settle` stores the result in
- * the same transaction.
- */
-export interface RunOptions {
-  claim?: (tx: Db) => Promise<boolean>;
-  settle?: (tx: Db, result: ToolResult) => Promise<void>;
+/** A write that passed every check, as a proposing caller gets it: the tool, its filled input, where it acts. */
+export interface ProposedWrite {
+  tool: Tool;
+  input: Record<string, unknown>;
+  project: ProjectAccess | null;
+  environment: Environment | null;
+  /** Where it acts (project, environment), then what the tool says of itself. */
+  rows: ProposalRow[];
 }
 
-/** A claim that found the proposal already decided. */
+/**
+ * Deciding a proposal: `claim` runs first inside the write's transaction and
+ * answers why it cannot claim (someone else decided it, it is no longer
+ * executable), or null; then nothing runs and `run` throws a conflict with
+ * that sentence. After the claim the call is admitted (the permission checked
+ * again, as the accepting operator), run, and `settle` stores the result in
+ * the same transaction.
+ */
+export interface Decision {
+  claim: (tx: Db) => Promise<string | null>;
+  settle: (tx: Db, result: ToolResult) => Promise<void>;
+  /** Decide inside this enclosing transaction (accept-all), in a savepoint of its own. */
+  batch?: Batch;
+}
+
+/**
+ * An enclosing transaction several decisions run in, one savepoint each: a
+ * failing one rolls back to its savepoint, the ones before it stay. After a
+ * decision changed what the project directory holds, the next ones resolve
+ * their project through the transaction, not from memory.
+ */
+export class Batch {
+  private reshaped = false;
+
+  constructor(
+    readonly tx: Db,
+    private readonly announce: (topic: Topic) => void,
+  ) {}
+
+  get fresh(): boolean {
+    return this.reshaped;
+  }
+
+  touch(topic: Topic): void {
+    this.reshaped = true;
+    this.announce(topic);
+  }
+}
+
+/** A claim that could not be taken, with why. */
 class ClaimLost extends Error {}
+
+/** A decision whose call was not admitted (refused, failed to resolve): its claim rolls back. */
+class NotAdmitted extends Error {
+  constructor(readonly outcome: ToolOutcome) {
+    super(String(outcome.result.error));
+  }
+}
 
 export interface ToolDescriptor {
   name: string;
@@ -109,24 +156,26 @@ export class Executor {
     return [...this.tools.values()].map((entry) => entry.tool);
   }
 
-  /** Whether the named tool writes: a caller that proposes writes asks before running. */
-  writes(name: string): boolean {
-    return this.tools.get(name)?.tool.tag === 'write';
-  }
-
   /**
-   * Every tool with whether the operator could run it where the query points
-   * (advisory); the conversation tools only for a conversation.
+   * Every tool that exists for the caller, with whether the operator could run
+   * it where the query points (advisory); the conversation tools only for a
+   * conversation. A filtered-out tool does not exist; on a read-only
+   * connection neither does one that changes anything.
    */
   async describe(
     operator: Operator,
     where: { project?: string | null; environment?: string | null },
-    options: { conversation?: boolean } = {},
+    restrictions: Restrictions = {},
   ): Promise<ToolDescriptor[]> {
     const project = where.project ? await this.deps.services.projects.find(operator, where.project) : null;
     const environment = project && where.environment ? (project.environments.find((e) => e.name === where.environment) ?? null) : null;
     const known = !where.project || project !== null;
-    const visible = this.catalogue().filter((tool) => tool.audience === 'public' || options.conversation);
+    const visible = this.catalogue().filter(
+      (tool) =>
+        (tool.audience === 'public' || restrictions.conversation) &&
+        (!restrictions.only || restrictions.only.has(tool.name)) &&
+        !(restrictions.readOnly && changesSomething(tool)),
+    );
     return visible.map((tool) => ({
       name: tool.name,
       description: tool.description,
@@ -137,36 +186,28 @@ export class Executor {
     }));
   }
 
-  /** Runs a tool; see RunOptions for running one as a proposal's decision. */
-  async run(invocation: Invocation, name: string, input: unknown, options: RunOptions = {}): Promise<ToolOutcome> {
+  /**
+   * Runs a tool; a write of a proposing caller is proposed instead. With a
+   * decision, runs a proposal's write (see Decision).
+   */
+  async run(invocation: Invocation, name: string, input: unknown, decision?: Decision): Promise<ToolOutcome> {
+    if (decision) return this.decide(invocation, name, input, decision);
     const admitted = await this.admit(invocation, name, input);
     if ('is_error' in admitted) return admitted;
-    return this.execute(invocation, admitted, options);
-  }
-
-  /**
-   * Everything short of running: for a write the assistant proposes instead.
-   * The input's faults come back as an outcome too, for the model to read.
-   */
-  async prepare(invocation: Invocation, name: string, input: unknown): Promise<Prepared> {
-    try {
-      const admitted = await this.admit(invocation, name, input);
-      if ('is_error' in admitted) return { ready: false, outcome: admitted };
-      const { tool, input: filled, project, environment } = admitted;
-      // Where it acts comes first, as resolved, then what the tool says of itself.
-      const where: ProposalRow[] = [
-        ...(project ? [{ k: 'project', v: project.slug }] : []),
-        ...(environment ? [{ k: 'environment', v: environment.name }] : []),
-      ];
-      return { ready: true, tool, input: filled, project, environment, rows: [...where, ...tool.rows(filled)] };
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      return { ready: false, outcome: { tool: name, is_error: true, result: { error: error.message }, failure: error.kind } };
+    if (invocation.propose && admitted.tool.tag === 'write') {
+      const result = await invocation.propose(proposedWrite(admitted));
+      return { tool: name, is_error: false, result, failure: null };
     }
+    return this.execute(invocation, admitted);
   }
 
   /** Look up, validate, fill scope, resolve, authorize. Throws for an unknown tool or input off its schema. */
-  private async admit(invocation: Invocation, name: string, input: unknown): Promise<Admitted | ToolOutcome> {
+  private async admit(
+    invocation: Invocation,
+    name: string,
+    input: unknown,
+    within?: { tx: Db; fresh: boolean },
+  ): Promise<Admitted | ToolOutcome> {
     const entry = this.tools.get(name);
     const hidden = entry?.tool.audience === 'conversation' && !(invocation.conversation && invocation.threadId);
     if (!entry || hidden || (invocation.only && !invocation.only.has(name))) {
@@ -194,12 +235,13 @@ export class Executor {
     let project: ProjectAccess | null = null;
     let environment: Environment | null = null;
     try {
-      ({ project, environment } = await this.resolve(tool, invocation.operator, filled));
+      ({ project, environment } = await this.resolve(tool, invocation.operator, filled, within));
     } catch (error) {
       return this.fail(invocation, tool, redacted, project, environment, error);
     }
-    if (invocation.readOnly && tool.tag === 'write') {
-      return this.refuse(invocation, tool, redacted, project, environment, `${name} is a write tool, and this connection is read-only`);
+    if (invocation.readOnly && changesSomething(tool)) {
+      const what = tool.tag === 'write' ? 'a write tool' : "a tool that changes the operator's editor";
+      return this.refuse(invocation, tool, redacted, project, environment, `${name} is ${what}, and this connection is read-only`);
     }
     if (project && !this.permits(tool, project, environment)) {
       const permission = tool.permission ?? 'project:read';
@@ -208,9 +250,60 @@ export class Executor {
     return { tool, input: filled, redacted, project, environment };
   }
 
-  private async execute(invocation: Invocation, admitted: Admitted, { claim, settle }: RunOptions): Promise<ToolOutcome> {
+  private async execute(invocation: Invocation, admitted: Admitted): Promise<ToolOutcome> {
     const { tool, input, redacted, project, environment } = admitted;
-    const ctx = {
+    try {
+      if (tool.tag === 'read') {
+        const result = await tool.run(this.context(invocation, admitted, this.deps.db), input);
+        this.audit(invocation, tool, redacted, project, environment, 'ok', null);
+        return { tool: tool.name, is_error: false, result, failure: null };
+      }
+      const result = await this.deps.changes.transaction(this.deps.db, (tx, touch) => this.write(invocation, admitted, tx, touch));
+      return { tool: tool.name, is_error: false, result, failure: null };
+    } catch (error) {
+      return this.fail(invocation, tool, redacted, project, environment, error);
+    }
+  }
+
+  /** Claim, admit (the permission checked again), run, settle, audit: one transaction, or one savepoint of a batch. */
+  private async decide(invocation: Invocation, name: string, input: unknown, { claim, settle, batch }: Decision): Promise<ToolOutcome> {
+    let admitted: Admitted | undefined;
+    const work = async (tx: Db, touch: (topic: Topic) => void) => {
+      const lost = await claim(tx);
+      if (lost) throw new ClaimLost(lost);
+      const checked = await this.admit(invocation, name, input, { tx, fresh: batch?.fresh ?? false });
+      if ('is_error' in checked) throw new NotAdmitted(checked);
+      admitted = checked;
+      const value = await this.write(invocation, checked, tx, touch);
+      await settle(tx, value);
+      return value;
+    };
+    try {
+      const result = batch
+        ? await batch.tx.transaction((savepoint) => work(savepoint, (topic) => batch.touch(topic)))
+        : await this.deps.changes.transaction(this.deps.db, work);
+      return { tool: name, is_error: false, result, failure: null };
+    } catch (error) {
+      if (error instanceof ClaimLost) throw conflict(error.message);
+      if (error instanceof NotAdmitted) return error.outcome;
+      // Admitting threw (unknown tool, input off its schema): nothing ran, and it is audited already.
+      if (!admitted) throw error;
+      return this.fail(invocation, admitted.tool, admitted.redacted, admitted.project, admitted.environment, error);
+    }
+  }
+
+  /** A write's effect and its audit entry, in the transaction `tx`. */
+  private async write(invocation: Invocation, admitted: Admitted, tx: Db, touch: (topic: Topic) => void): Promise<ToolResult> {
+    const { tool, input, redacted, project, environment } = admitted;
+    const value = await tool.run(this.context(invocation, admitted, tx), input);
+    await this.deps.services.audit.write(tx, this.entry(invocation, tool, redacted, project, environment, 'ok', null));
+    if (project && tool.reshapesProject) touch(`project:${project.id}`);
+    return value;
+  }
+
+  private context(invocation: Invocation, { project, environment }: Admitted, db: Db) {
+    return {
+      db,
       operator: invocation.operator,
       via: invocation.via,
       project,
@@ -218,25 +311,6 @@ export class Executor {
       services: this.deps.services,
       threadId: invocation.threadId ?? null,
     };
-    try {
-      if (tool.tag === 'read' && !claim) {
-        const result = await tool.run({ ...ctx, db: this.deps.db }, input);
-        this.audit(invocation, tool, redacted, project, environment, 'ok', null);
-        return { tool: tool.name, is_error: false, result, failure: null };
-      }
-      const result = await this.deps.changes.transaction(this.deps.db, async (tx, touch) => {
-        if (claim && !(await claim(tx))) throw new ClaimLost();
-        const value = await tool.run({ ...ctx, db: tx }, input);
-        await settle?.(tx, value);
-        await this.deps.services.audit.write(tx, this.entry(invocation, tool, redacted, project, environment, 'ok', null));
-        if (project && tool.reshapesProject) touch(`project:${project.id}`);
-        return value;
-      });
-      return { tool: tool.name, is_error: false, result, failure: null };
-    } catch (error) {
-      if (error instanceof ClaimLost) throw conflict('this proposal was already decided');
-      return this.fail(invocation, tool, redacted, project, environment, error);
-    }
   }
 
   private permits(tool: Tool, project: ProjectAccess, environment: Environment | null): boolean {
@@ -256,9 +330,9 @@ export class Executor {
     return filled;
   }
 
-  private async resolve(tool: Tool, operator: Operator, input: Record<string, unknown>) {
+  private async resolve(tool: Tool, operator: Operator, input: Record<string, unknown>, within?: { tx: Db; fresh: boolean }) {
     if (tool.scope === 'none' || typeof input.project !== 'string') return { project: null, environment: null };
-    const project = await this.deps.services.projects.open(operator, input.project);
+    const project = await this.deps.services.projects.open(operator, input.project, within);
     const environment = typeof input.environment === 'string' ? findEnvironment(project, input.environment) : null;
     return { project, environment };
   }
@@ -323,6 +397,20 @@ export class Executor {
   private audit(...args: Parameters<Executor['entry']>): void {
     this.deps.services.audit.record(this.entry(...args));
   }
+}
+
+/** Whether running the tool changes anything: the store (a write) or the operator's editor (the shared buffer). */
+function changesSomething(tool: Tool): boolean {
+  return tool.tag === 'write' || tool.editsSharedBuffer;
+}
+
+function proposedWrite({ tool, input, project, environment }: Admitted): ProposedWrite {
+  // Where it acts comes first, as resolved, then what the tool says of itself.
+  const where: ProposalRow[] = [
+    ...(project ? [{ k: 'project', v: project.slug }] : []),
+    ...(environment ? [{ k: 'environment', v: environment.name }] : []),
+  ];
+  return { tool, input, project, environment, rows: [...where, ...tool.rows(input)] };
 }
 
 /** A scope field the tool needs that neither the input nor the caller's scope gave. */

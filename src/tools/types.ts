@@ -59,6 +59,8 @@ export interface Tool {
   reshapesProject: boolean;
   /** Input fields holding secret values, replaced by `[redacted]` in the audit. */
   secretFields: readonly string[];
+  /** Changes the operator's unsaved editor buffer (a read of the store all the same): refused on a read-only connection. */
+  editsSharedBuffer: boolean;
   /** The proposal's summary rows (writes), after the project and environment rows the executor puts first. */
   rows(input: Record<string, unknown>): ProposalRow[];
   run(ctx: ToolContext, input: Record<string, unknown>): Promise<ToolResult>;
@@ -73,6 +75,7 @@ type Spec<I, N extends ScopeNeed> = {
   audience?: Audience;
   reshapesProject?: boolean;
   secretFields?: readonly string[];
+  editsSharedBuffer?: boolean;
   rows?: (input: I) => ProposalRow[];
   run: (ctx: ScopedContext<N>, input: I) => Promise<ToolResult>;
 };
@@ -97,6 +100,7 @@ export function withInput<const S extends JSONSchema>(input_schema: S) {
         audience: spec.audience ?? 'public',
         reshapesProject: spec.reshapesProject ?? true,
         secretFields: spec.secretFields ?? [],
+        editsSharedBuffer: spec.editsSharedBuffer ?? false,
         rows: (input) => (spec.rows ? spec.rows(input as never) : []),
         run: (ctx, input) => spec.run(ctx as ScopedContext<N>, input as never),
       };

@@ -4,8 +4,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSecrets } from '../../src/domain/secrets.js';
-import { findOperator } from '../../src/access/operators.js';
-import { auditEntries, parkedSecrets, proposals } from '../../src/store/schema.js';
+import { auditEntries, parkedSecrets } from '../../src/store/schema.js';
 import { client, type Client } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -174,32 +173,3 @@ describe('a document that tells the model to deploy', () => {
     expect(JSON.stringify(live.body)).not.toContain('evil.yaml');
   });
 });
-
-describe('a crash in the middle of an accept', () => {
-  it('leaves the proposal waiting and the change undone', async () => {
-    const thread = await say(['/tool create_environment {"name": "crash-env"}']);
-    const id = thread.proposals[0]?.id ?? '';
-    const operator = await findOperator(server.services.db, 'ada');
-    // The claim and the effect are done; the process dies before the commit.
-    const crashed = server.services.executor.run(
-      { operator, via: 'assistant', threadId: thread.id, proposalId: id },
-      'create_environment',
-      { project: 'shop', name: 'crash-env' },
-      {
-        claim: async (tx) => (await tx.update(proposals).set({ status: 'accepted' }).where(eq(proposals.id, id)).returning()).length > 0,
-        settle: async () => {
-          throw new Error('power cut');
-        },
-      },
-    );
-    expect(await crashed).toMatchObject({ is_error: true });
-    const after = (await ada.get(`/api/v1/assistant/threads/${thread.id}`)).body as Thread;
-    expect(after.proposals[0]?.status).toBe('pending');
-    const envs = ((await ada.get('/api/v1/projects/shop')).body as { environments: { name: string }[] }).environments;
-    expect(envs.map((e) => e.name)).not.toContain('crash-env');
-    // …and accepting it again runs it, once.
-    const accepted = await ada.post(`/api/v1/assistant/threads/${thread.id}/proposals/${id}/accept`);
-    expect((accepted.body as Thread).proposals[0]?.status).toBe('accepted');
-  });
-});
-

@@ -34,7 +34,7 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
       const caller = request.caller;
       const backend =
         caller?.kind === 'session'
-          ? conversationBackend(services.assistant, caller.operator, caller.threadId)
+          ? conversationBackend(services.assistant, caller.operator, caller.threadId, settings)
           : executorBackend(services.executor, operatorOf(request), settings);
       const buildServer = () => buildMcpServer(backend, settings);
       return reply.send(await answerMcpRequest(buildServer, webRequest(request), request.body));

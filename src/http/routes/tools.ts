@@ -1,7 +1,7 @@
 // The tool catalogue and running one tool as the caller
 // (spec/assistant-and-tools.md: GET and POST /api/v1/assistant/tools).
 import type { Services } from '../../services.js';
-import { invocationOf } from '../invoke.js';
+import { invocationOf, restrictionsOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
 import { operatorOf } from '../auth.js';
 
@@ -64,7 +64,7 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
         },
       },
     },
-    async (request) => ({ tools: await services.executor.describe(operatorOf(request), request.query) }),
+    async (request) => ({ tools: await services.executor.describe(operatorOf(request), request.query, restrictionsOf(request)) }),
   );
 
   app.post(
