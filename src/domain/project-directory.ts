@@ -42,7 +42,7 @@ export class ProjectDirectory {
 
   constructor(
     private readonly db: Db,
-    changes: Changes,
+    private readonly changes: Changes,
   ) {
     changes.subscribe((topic) => this.forget(topic));
   }
@@ -74,7 +74,7 @@ export class ProjectDirectory {
           .innerJoin(memberships, and(eq(memberships.projectId, projects.id), eq(memberships.operatorId, operator.id)))
           .orderBy(asc(projects.slug));
     const slugs = rows.map((r) => r.slug);
-    if (generation === this.generation) this.slugsByOperator.set(operator.id, slugs);
+    if (generation === this.generation && this.changes.hearing) this.slugsByOperator.set(operator.id, slugs);
     return slugs;
   }
 
@@ -83,7 +83,7 @@ export class ProjectDirectory {
     if (cached) return cached;
     const generation = this.generation;
     const loaded = await load(this.db, slug);
-    if (loaded && generation === this.generation) this.bySlug.set(slug, loaded);
+    if (loaded && generation === this.generation && this.changes.hearing) this.bySlug.set(slug, loaded);
     return loaded;
   }
 

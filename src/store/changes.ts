@@ -11,20 +11,46 @@ export type Topic = `project:${string}` | `token:${string}` | `thread:${string}`
 
 export type ChangeListener = (topic: Topic) => void;
 
+/** What the changes say about their own connection. */
+export interface ChangesLog {
+  warn(message: string): void;
+  info(message: string): void;
+}
+
 export class Changes {
   private readonly listeners = new Set<ChangeListener>();
   /** Aborted when the server closes: every held request answers at once. */
   private readonly closing = new AbortController();
   private held = 0;
+  private heard = true;
 
   /** How many requests wait for a change right now (operations and tests read it). */
   get waiting(): number {
     return this.held;
   }
 
-  static async open(store: Store): Promise<Changes> {
+  /**
+   * Whether every other server's notices reach this one. While they do not,
+   * a cache must keep nothing (what it read may change unannounced): it
+   * serves from the store until they do again.
+   */
+  get hearing(): boolean {
+    return this.heard;
+  }
+
+  static async open(store: Store, log: ChangesLog): Promise<Changes> {
     const changes = new Changes();
-    await store.listen(CHANNEL, (payload) => changes.emit(payload as Topic));
+    await store.listen(
+      CHANNEL,
+      (payload) => changes.emit(payload as Topic),
+      (connected) => {
+        changes.heard = connected;
+        if (connected) log.info('change notices reach this server again; caches fill again');
+        else log.warn('the connection that hears change notices dropped; caches are off until it is back');
+        // Whatever was cached, or changed while nobody heard, is read afresh.
+        changes.emit('*');
+      },
+    );
     return changes;
   }
 

@@ -35,8 +35,7 @@ export const secretTools = [
     description: 'Set a secret of an environment (creates it or bumps its version). Documents refer to it as ${secret:NAME}.',
     permission: 'secret:write',
     tag: 'write',
-    // Documents and secrets are not what the project directory holds.
-    reshapesProject: false,
+    // Not what the project directory holds, but the live bodies resolve secrets: they must hear it.
     scope: 'environment',
     secretFields: ['value'],
     rows: (input) => [
@@ -59,8 +58,7 @@ export const secretTools = [
     description: 'Delete a secret. Refused while a document live in that environment refers to it.',
     permission: 'secret:write',
     tag: 'write',
-    // Documents and secrets are not what the project directory holds.
-    reshapesProject: false,
+    // Not what the project directory holds, but the live bodies resolve secrets: they must hear it.
     scope: 'environment',
     rows: (input) => [
       { k: 'delete secret', v: input.name },
