@@ -91,6 +91,12 @@ interface Kept {
 
 export class LiveBodies {
   private readonly kept = new Map<string, Kept>();
+  private loads = 0;
+
+  /** How many times an entry was read from the store (operations and tests read it). */
+  get reads(): number {
+    return this.loads;
+  }
 
   constructor(
     private readonly db: Db,
@@ -105,6 +111,7 @@ export class LiveBodies {
     const key = `${environmentId}\n${path}`;
     const known = this.kept.get(key);
     if (known) return known.entry;
+    this.loads++;
     const kept: Kept = { entry: load(this.db, this.box, environmentId, path), projectId: null };
     // While notices may be missed, nothing is kept beyond the read itself.
     if (!this.changes.hearing) return kept.entry;
