@@ -44,9 +44,10 @@ export class Changes {
       CHANNEL,
       (payload) => changes.emit(payload as Topic),
       (connected) => {
-        changes.heard = connected;
         if (connected) log.info('change notices reach this server again; caches fill again');
-        else log.warn('the connection that hears change notices dropped; caches are off until it is back');
+        else if (changes.heard) log.warn('the connection that hears change notices dropped; caches are off until it is back');
+        else log.warn('listening for change notices failed again; trying again later, caches stay off');
+        changes.heard = connected;
         // Whatever was cached, or changed while nobody heard, is read afresh.
         changes.emit('*');
       },

@@ -28,8 +28,8 @@ export interface Store {
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   /**
    * Hears every NOTIFY on `channel`, from this server's commits and from other
-   * servers'. `connection` hears when notices stop reaching this server
-   * (false) and when they reach it again (true).
+   * servers'. `connection` hears when notices stop reaching this server or
+   * a try to hear them again fails (false), and when they reach it again (true).
    */
   listen(channel: string, listener: (payload: string) => void, connection?: (connected: boolean) => void): Promise<void>;
   ping(): Promise<void>;
@@ -126,7 +126,8 @@ const LONGEST_RETRY_MS = 5_000;
 /**
  * LISTEN needs a connection of its own that stays open. When it drops, it
  * tells `connection` false, then tries again with backoff for as long as the
- * server runs; once listening again, it tells `connection` true.
+ * server runs (telling false again after each failed try); once listening
+ * again, it tells `connection` true.
  */
 class PostgresListener {
   private client: pg.Client | null = null;
@@ -186,7 +187,9 @@ class PostgresListener {
           this.tell(true);
         },
         () => {
-          if (!this.closed) this.schedule(Math.min(ms * 2, LONGEST_RETRY_MS));
+          if (this.closed) return;
+          this.tell(false);
+          this.schedule(Math.min(ms * 2, LONGEST_RETRY_MS));
         },
       );
     }, ms);

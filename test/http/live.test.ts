@@ -187,6 +187,39 @@ describe.skipIf(!POSTGRES_URL)('live configuration across two servers on one Pos
     expect(answer.headers.get('etag')).toMatch(/^"3\./);
     expect(answer.body).toMatchObject({ port: 8090, database: { url: STAGING_URL } });
   });
+
+  it('wakes every request held on one server with the new body when the other deploys', async () => {
+    const [a] = servers.map((s) => client(s.url, adminToken));
+    if (!a) throw new Error('two servers expected');
+    const minted = await a.post('/api/v1/tokens', { name: 'svc-many', service: { project, environment: 'staging' } });
+    const service = client(servers[1]?.url ?? '', (minted.body as { token: string }).token);
+    const etag = (await service.get(APP)).headers.get('etag') ?? '';
+    const held = Array.from({ length: 100 }, () => service.get(`${APP}?wait=30`, { headers: { 'if-none-match': etag } }));
+    await untilAsync(async () => (await heldOn(servers[1]?.url ?? '')) === 100);
+
+    const { revision, text } = await mustCall(a, 'read_document', { project, path: 'app.yaml' });
+    await mustCall(a, 'write_document', { project, path: 'app.yaml', text: (text as string).replace(/port: \d+/, 'port: 8091'), base_revision: revision });
+    const deployment = (await mustCall(a, 'deploy', { project, environment: 'staging', path: 'app.yaml' })).deployment as number;
+    for (const answer of await Promise.all(held)) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('etag')).toMatch(new RegExp(`^"${deployment}\\.`));
+      expect(answer.body).toMatchObject({ port: 8091, database: { url: STAGING_URL } });
+    }
+  });
+
+  it('refuses on one server a service token revoked on the other, though its body is cached', async () => {
+    const [a] = servers.map((s) => client(s.url, adminToken));
+    if (!a) throw new Error('two servers expected');
+    const minted = (await a.post('/api/v1/tokens', { name: 'svc-revoked', service: { project, environment: 'staging' } })).body as {
+      id: string;
+      token: string;
+    };
+    const service = client(servers[1]?.url ?? '', minted.token);
+    expect((await service.get(APP)).status).toBe(200);
+    expect((await service.get(APP)).status).toBe(200);
+    expect((await a.delete(`/api/v1/tokens/${minted.id}`)).status).toBe(204);
+    expect((await service.get(APP)).status).toBe(401);
+  });
 });
 
 /** What a server's gauge says it holds right now. */
