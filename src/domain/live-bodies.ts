@@ -1,7 +1,8 @@
 // What services read at the live endpoint, computed once: a deployment's
 // document with its secrets resolved, as JSON (YAML and the compressed forms
 // made on first demand), kept per environment and path until a change notice
-// touches the project (a deploy, a secret set) here or on another server.
+// touches the environment (a deploy, a secret set) or its project, here or on
+// another server.
 // Everyone asking while a read is under way shares it, so a deployment wakes
 // all waiters of a path with one read.
 import { createHash } from 'node:crypto';
@@ -132,9 +133,13 @@ export class LiveBodies {
 
   private forget(topic: Topic): void {
     if (topic === '*') return this.kept.clear();
-    if (!topic.startsWith('project:')) return;
-    const id = topic.slice('project:'.length);
-    for (const [key, kept] of this.kept) if (kept.projectId === id || kept.projectId === null) this.kept.delete(key);
+    if (topic.startsWith('environment:')) {
+      const prefix = `${topic.slice('environment:'.length)}\n`;
+      for (const key of this.kept.keys()) if (key.startsWith(prefix)) this.kept.delete(key);
+    } else if (topic.startsWith('project:')) {
+      const id = topic.slice('project:'.length);
+      for (const [key, kept] of this.kept) if (kept.projectId === id || kept.projectId === null) this.kept.delete(key);
+    }
   }
 }
 

@@ -6,8 +6,12 @@ import type { Db, Store } from './db.js';
 
 const CHANNEL = 'aion_changes';
 
-/** `project:<id>` (anything in a project), `token:<id>`, `thread:<id>` (a conversation's shared context); `*` means anything. */
-export type Topic = `project:${string}` | `token:${string}` | `thread:${string}` | '*';
+/**
+ * `project:<id>` (anything in a project), `environment:<id>` (a write in one
+ * environment: a deploy, a secret set), `token:<id>`, `thread:<id>` (a
+ * conversation's shared context); `*` means anything.
+ */
+export type Topic = `project:${string}` | `environment:${string}` | `token:${string}` | `thread:${string}` | '*';
 
 export type ChangeListener = (topic: Topic) => void;
 
@@ -85,18 +89,24 @@ export class Changes {
   }
 
   /**
-   * Reads again whenever `topic` is announced, until `done` holds for what was
-   * read, `ms` pass, `signal` aborts or the server closes; answers the last
-   * read. Subscribed before each read, so a change that lands in between is
-   * not missed.
+   * Reads again whenever one of `topics` is announced, until `done` holds for
+   * what was read, `ms` pass, `signal` aborts or the server closes; answers
+   * the last read. Subscribed before each read, so a change that lands in
+   * between is not missed.
    */
-  async waitFor<T>(topic: Topic, read: () => Promise<T>, done: (value: T) => boolean, ms: number, signal: AbortSignal): Promise<T> {
+  async waitFor<T>(
+    topics: readonly Topic[],
+    read: () => Promise<T>,
+    done: (value: T) => boolean,
+    ms: number,
+    signal: AbortSignal,
+  ): Promise<T> {
     const stop = AbortSignal.any([signal, this.closing.signal]);
     const deadline = Date.now() + ms;
     let announced = false;
     let wake: (() => void) | null = null;
     const unsubscribe = this.subscribe((changed) => {
-      if (changed !== topic && changed !== '*') return;
+      if (changed !== '*' && !topics.includes(changed)) return;
       announced = true;
       wake?.();
     });

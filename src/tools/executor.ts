@@ -231,6 +231,8 @@ export class Executor {
         await settle?.(tx, value);
         await this.deps.services.audit.write(tx, this.entry(invocation, tool, redacted, project, environment, 'ok', null));
         if (project && tool.reshapesProject) touch(`project:${project.id}`);
+        // What services read there (deploys, secrets) may have changed.
+        if (environment) touch(`environment:${environment.id}`);
         return value;
       });
       return { tool: tool.name, is_error: false, result, failure: null };

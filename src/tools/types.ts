@@ -52,10 +52,9 @@ export interface Tool {
   /** `conversation` tools exist only for a call that belongs to a conversation, and are absent from the public catalogue. */
   audience: Audience;
   /**
-   * Whether a successful write changes what a project's caches hold in
-   * memory (roles, environments, what is live, the live bodies with their
-   * secrets), so every server must drop them. Only writes that provably
-   * leave those alone say false.
+   * Whether a successful write changes what the project directory holds in
+   * memory (roles, environments, what is live), so every server must drop it.
+   * Only writes that provably leave those alone say false.
    */
   reshapesProject: boolean;
   /** Input fields holding secret values, replaced by `[redacted]` in the audit. */

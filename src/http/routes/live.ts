@@ -74,7 +74,8 @@ export const liveRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
       if (seen && request.query.wait && matchesETag(ifNoneMatch, seen)) {
         const gone = new AbortController();
         reply.raw.once('close', () => gone.abort());
-        entry = await changes.waitFor(`project:${entry.projectId}`, read, (now) => etagOf(now) !== seen, request.query.wait * 1000, gone.signal);
+        const topics = [`project:${entry.projectId}`, `environment:${caller.environmentId}`] as const;
+        entry = await changes.waitFor(topics, read, (now) => etagOf(now) !== seen, request.query.wait * 1000, gone.signal);
       }
       const body = entry?.body;
       if (!entry || !body) throw nothing(request.params);

@@ -35,7 +35,8 @@ export const secretTools = [
     description: 'Set a secret of an environment (creates it or bumps its version). Documents refer to it as ${secret:NAME}.',
     permission: 'secret:write',
     tag: 'write',
-    // Not what the project directory holds, but the live bodies resolve secrets: they must hear it.
+    // Documents and secrets are not what the project directory holds.
+    reshapesProject: false,
     scope: 'environment',
     secretFields: ['value'],
     rows: (input) => [
@@ -58,7 +59,8 @@ export const secretTools = [
     description: 'Delete a secret. Refused while a document live in that environment refers to it.',
     permission: 'secret:write',
     tag: 'write',
-    // Not what the project directory holds, but the live bodies resolve secrets: they must hear it.
+    // Documents and secrets are not what the project directory holds.
+    reshapesProject: false,
     scope: 'environment',
     rows: (input) => [
       { k: 'delete secret', v: input.name },
