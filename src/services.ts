@@ -7,6 +7,7 @@ import { ConversationContexts } from './conversation/context.js';
 import { CONVERSATION_TOOLS } from './conversation/tools.js';
 import { Authenticator } from './access/tokens.js';
 import { AuditLog } from './domain/audit.js';
+import { LiveBodies } from './domain/live-bodies.js';
 import { ProjectDirectory } from './domain/project-directory.js';
 import { SecretBox } from './domain/secret-box.js';
 import { Changes } from './store/changes.js';
@@ -22,6 +23,8 @@ export interface Services {
   projects: ProjectDirectory;
   audit: AuditLog;
   secretBox: SecretBox;
+  /** What the live endpoint serves, computed once per deployment. */
+  liveBodies: LiveBodies;
   executor: Executor;
   assistant: Assistant;
   contexts: ConversationContexts;
@@ -31,6 +34,8 @@ export interface Services {
 
 export interface ServiceLog {
   error(details: { err: unknown }, message: string): void;
+  warn(message: string): void;
+  info(message: string): void;
 }
 
 export type ServiceConfig = Pick<
@@ -48,7 +53,7 @@ export type ServiceConfig = Pick<
 
 export async function createServices(store: Store, config: ServiceConfig, log: ServiceLog): Promise<Services> {
   const db = store.db;
-  const changes = await Changes.open(store);
+  const changes = await Changes.open(store, log);
   const projects = new ProjectDirectory(db, changes);
   const audit = new AuditLog(db, (err) => log.error({ err }, 'audit entries could not be written'));
   const secretBox = await SecretBox.load(config);
@@ -80,6 +85,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     projects,
     audit,
     secretBox,
+    liveBodies: new LiveBodies(db, secretBox, changes),
     executor,
     assistant,
     contexts,

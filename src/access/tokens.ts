@@ -37,7 +37,8 @@ interface Known {
 /**
  * Turns bearer tokens into callers. Good tokens are remembered by hash until
  * a change notice says they were revoked (here or on another server), so a
- * request costs no query; last-used is written at most once a minute.
+ * request costs no query (while notices do not arrive, every request asks
+ * the store); last-used is written at most once a minute.
  */
 export class Authenticator {
   private readonly known = new Map<string, Known>();
@@ -45,7 +46,7 @@ export class Authenticator {
 
   constructor(
     private readonly db: Db,
-    changes: Changes,
+    private readonly changes: Changes,
   ) {
     changes.subscribe((topic) => {
       if (topic !== '*' && !topic.startsWith('token:')) return;
@@ -90,7 +91,7 @@ export class Authenticator {
     const caller = callerOf(row);
     if (!caller) return null;
     const entry = { caller, lastUsedAt: row.lastUsedAt, expiresAt: row.expiresAt };
-    if (generation === this.generation) this.known.set(hash, entry);
+    if (generation === this.generation && this.changes.hearing) this.known.set(hash, entry);
     return entry;
   }
 }

@@ -7,6 +7,13 @@ import { buildApp } from '../http/app.js';
 import type { Services } from '../services.js';
 import { openStore, type Store } from '../store/db.js';
 
+/**
+ * Connections the kernel may queue before they are accepted: thousands of
+ * services reconnect at once after a deploy or a restart (the kernel caps it
+ * at net.core.somaxconn).
+ */
+const LISTEN_BACKLOG = 65_535;
+
 export interface RunningServer {
   app: FastifyInstance;
   services: Services;
@@ -25,7 +32,7 @@ export async function startServer(
   try {
     const { app, services } = await buildApp({ store, config, ...(logStream ? { logStream } : {}) });
     await bootstrap(services, config, print);
-    const address = await app.listen({ host: config.host, port: config.port });
+    const address = await app.listen({ host: config.host, port: config.port, backlog: LISTEN_BACKLOG });
     const port = new URL(address).port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${host}:${port}`;

@@ -161,7 +161,7 @@ export class ConversationContexts {
   /** The context once its revision passes `after`, or as it is when `seconds` run out. */
   waitForRevision(threadId: string, after: number, seconds: number, signal: AbortSignal): Promise<ContextView> {
     const passed = (view: ContextView) => view.shared && view.revision > after;
-    return this.changes.waitFor(`thread:${threadId}`, () => this.read(threadId), passed, seconds * 1000, signal);
+    return this.changes.waitFor([`thread:${threadId}`], () => this.read(threadId), passed, seconds * 1000, signal);
   }
 }
 

@@ -8,7 +8,7 @@ import type { Operator } from '../access/operators.js';
 import { parseDocument, SCHEMA_PATH } from '../documents/index.js';
 import { conflict, invalid, notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
-import { deployments, documents, environments, liveDocuments, operators, projects, revisions, type Via } from '../store/schema.js';
+import { deployments, documents, liveDocuments, operators, revisions, type Via } from '../store/schema.js';
 import { assertDocumentPath, diagnosticsFor, noSuchDocument, noSuchRevision } from './documents.js';
 import { lockEnvironment } from './environment-lock.js';
 import type { Environment } from './project-directory.js';
@@ -116,31 +116,6 @@ export async function liveConfig(db: Db, environment: Environment, path?: string
     .orderBy(asc(liveDocuments.path));
   if (path !== undefined && rows.length === 0) throw notFound(`${path} is not live in ${environment.name}`);
   return rows.map(({ deployedAt, text, ...row }) => ({ ...row, deployed_at: deployedAt.toISOString(), config: parseDocument(text) }));
-}
-
-/** The live text at one path and the deployment that put it there, for the live endpoint. */
-export async function liveDocument(db: Db, environmentId: string, path: string): Promise<{ deployment: number; text: string } | null> {
-  const [row] = await db
-    .select({ deployment: liveDocuments.deploymentNumber, text: revisions.text })
-    .from(liveDocuments)
-    .innerJoin(revisions, and(eq(revisions.documentId, liveDocuments.documentId), eq(revisions.number, liveDocuments.revision)))
-    .where(and(eq(liveDocuments.environmentId, environmentId), eq(liveDocuments.path, path)))
-    .limit(1);
-  return row ?? null;
-}
-
-/** The project and environment names of an environment id (what a service token names). */
-export async function environmentNames(
-  db: Db,
-  environmentId: string,
-): Promise<{ projectId: string; project: string; environment: string } | null> {
-  const [row] = await db
-    .select({ projectId: projects.id, project: projects.slug, environment: environments.name })
-    .from(environments)
-    .innerJoin(projects, eq(projects.id, environments.projectId))
-    .where(eq(environments.id, environmentId))
-    .limit(1);
-  return row ?? null;
 }
 
 function assertDeployable(path: string): void {

@@ -44,7 +44,7 @@ export class ProjectDirectory {
 
   constructor(
     private readonly db: Db,
-    changes: Changes,
+    private readonly changes: Changes,
   ) {
     changes.subscribe((topic) => this.forget(topic));
   }
@@ -82,7 +82,7 @@ export class ProjectDirectory {
           .innerJoin(memberships, and(eq(memberships.projectId, projects.id), eq(memberships.operatorId, operator.id)))
           .orderBy(asc(projects.slug));
     const slugs = rows.map((r) => r.slug);
-    if (generation === this.generation) this.slugsByOperator.set(operator.id, slugs);
+    if (generation === this.generation && this.changes.hearing) this.slugsByOperator.set(operator.id, slugs);
     return slugs;
   }
 
@@ -93,7 +93,7 @@ export class ProjectDirectory {
     if (tx) return load(tx, slug);
     const generation = this.generation;
     const loaded = await load(this.db, slug);
-    if (loaded && generation === this.generation) this.bySlug.set(slug, loaded);
+    if (loaded && generation === this.generation && this.changes.hearing) this.bySlug.set(slug, loaded);
     return loaded;
   }
 

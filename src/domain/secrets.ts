@@ -1,7 +1,7 @@
 // Secrets of one environment: values sealed under the instance key, a version
 // bumped by every set. Values leave only through `openSecrets`, which only the
 // live endpoint calls; everything else sees names, versions, who and when.
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import { parseDocument, secretReferences } from '../documents/index.js';
 import { conflict, invalid, notFound } from '../errors.js';
@@ -102,11 +102,17 @@ async function liveDocumentsReferring(db: Db, environmentId: string, name: strin
   return live.filter((doc) => secretReferences(parseDocument(doc.text)).has(name)).map((doc) => doc.path);
 }
 
-/** Every value of the environment, by name: for the live endpoint alone. */
-export async function openSecrets(db: Db, box: SecretBox, environmentId: string): Promise<Map<string, string>> {
+export interface OpenedSecret {
+  value: string;
+  version: number;
+}
+
+/** The values of the named secrets of an environment (those it holds), with their versions: for the live endpoint alone. */
+export async function openSecrets(db: Db, box: SecretBox, environmentId: string, names: string[]): Promise<Map<string, OpenedSecret>> {
+  if (names.length === 0) return new Map();
   const rows = await db
-    .select({ name: secrets.name, sealed: secrets.sealed })
+    .select({ name: secrets.name, sealed: secrets.sealed, version: secrets.version })
     .from(secrets)
-    .where(eq(secrets.environmentId, environmentId));
-  return new Map(rows.map((r) => [r.name, box.open(r.sealed)]));
+    .where(and(eq(secrets.environmentId, environmentId), inArray(secrets.name, names)));
+  return new Map(rows.map((r) => [r.name, { value: box.open(r.sealed), version: r.version }]));
 }

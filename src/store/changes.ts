@@ -6,25 +6,56 @@ import type { Db, Store } from './db.js';
 
 const CHANNEL = 'aion_changes';
 
-/** `project:<id>` (anything in a project), `token:<id>`, `thread:<id>` (a conversation's shared context); `*` means anything. */
-export type Topic = `project:${string}` | `token:${string}` | `thread:${string}` | '*';
+/**
+ * `project:<id>` (anything in a project), `environment:<id>` (a write in one
+ * environment: a deploy, a secret set), `token:<id>`, `thread:<id>` (a
+ * conversation's shared context); `*` means anything.
+ */
+export type Topic = `project:${string}` | `environment:${string}` | `token:${string}` | `thread:${string}` | '*';
 
 export type ChangeListener = (topic: Topic) => void;
+
+/** What the changes say about their own connection. */
+export interface ChangesLog {
+  warn(message: string): void;
+  info(message: string): void;
+}
 
 export class Changes {
   private readonly listeners = new Set<ChangeListener>();
   /** Aborted when the server closes: every held request answers at once. */
   private readonly closing = new AbortController();
   private held = 0;
+  private heard = true;
 
   /** How many requests wait for a change right now (operations and tests read it). */
   get waiting(): number {
     return this.held;
   }
 
-  static async open(store: Store): Promise<Changes> {
+  /**
+   * Whether every other server's notices reach this one. While they do not,
+   * a cache must keep nothing (what it read may change unannounced): it
+   * serves from the store until they do again.
+   */
+  get hearing(): boolean {
+    return this.heard;
+  }
+
+  static async open(store: Store, log: ChangesLog): Promise<Changes> {
     const changes = new Changes();
-    await store.listen(CHANNEL, (payload) => changes.emit(payload as Topic));
+    await store.listen(
+      CHANNEL,
+      (payload) => changes.emit(payload as Topic),
+      (connected) => {
+        if (connected) log.info('change notices reach this server again; caches fill again');
+        else if (changes.heard) log.warn('the connection that hears change notices dropped; caches are off until it is back');
+        else log.warn('listening for change notices failed again; trying again later, caches stay off');
+        changes.heard = connected;
+        // Whatever was cached, or changed while nobody heard, is read afresh.
+        changes.emit('*');
+      },
+    );
     return changes;
   }
 
@@ -58,18 +89,24 @@ export class Changes {
   }
 
   /**
-   * Reads again whenever `topic` is announced, until `done` holds for what was
-   * read, `ms` pass, `signal` aborts or the server closes; answers the last
-   * read. Subscribed before each read, so a change that lands in between is
-   * not missed.
+   * Reads again whenever one of `topics` is announced, until `done` holds for
+   * what was read, `ms` pass, `signal` aborts or the server closes; answers
+   * the last read. Subscribed before each read, so a change that lands in
+   * between is not missed.
    */
-  async waitFor<T>(topic: Topic, read: () => Promise<T>, done: (value: T) => boolean, ms: number, signal: AbortSignal): Promise<T> {
+  async waitFor<T>(
+    topics: readonly Topic[],
+    read: () => Promise<T>,
+    done: (value: T) => boolean,
+    ms: number,
+    signal: AbortSignal,
+  ): Promise<T> {
     const stop = AbortSignal.any([signal, this.closing.signal]);
     const deadline = Date.now() + ms;
     let announced = false;
     let wake: (() => void) | null = null;
     const unsubscribe = this.subscribe((changed) => {
-      if (changed !== topic && changed !== '*') return;
+      if (changed !== '*' && !topics.includes(changed)) return;
       announced = true;
       wake?.();
     });

@@ -26,8 +26,12 @@ export interface Store {
   readonly db: Db;
   /** Runs `work` while no other server on the same database runs its own. */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
-  /** Hears every NOTIFY on `channel`, from this server's commits and from other servers'. */
-  listen(channel: string, listener: (payload: string) => void): Promise<void>;
+  /**
+   * Hears every NOTIFY on `channel`, from this server's commits and from other
+   * servers'. `connection` hears when notices stop reaching this server or
+   * a try to hear them again fails (false), and when they reach it again (true).
+   */
+  listen(channel: string, listener: (payload: string) => void, connection?: (connected: boolean) => void): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -104,7 +108,7 @@ function openPostgres(url: string): Store & { migrate(): Promise<void> } {
       }
     },
     migrate: () => migratePostgres(drizzlePostgres(pool), { migrationsFolder: MIGRATIONS_FOLDER }),
-    listen: (channel, listener) => listening.listen(channel, listener),
+    listen: (channel, listener, connection) => listening.listen(channel, listener, connection),
     ping: async () => {
       await db.execute(sql`select 1`);
     },
@@ -115,59 +119,96 @@ function openPostgres(url: string): Store & { migrate(): Promise<void> } {
   };
 }
 
+/** The first pause before listening again after the connection dropped; it doubles up to the longest. */
+const FIRST_RETRY_MS = 100;
+const LONGEST_RETRY_MS = 5_000;
+
 /**
  * LISTEN needs a connection of its own that stays open. When it drops, it
- * reconnects and tells every listener `*` (something may have changed while
- * it was away), so caches start afresh.
+ * tells `connection` false, then tries again with backoff for as long as the
+ * server runs (telling false again after each failed try); once listening
+ * again, it tells `connection` true.
  */
 class PostgresListener {
   private client: pg.Client | null = null;
   private readonly listeners = new Map<string, Set<(payload: string) => void>>();
+  private readonly connectionListeners = new Set<(connected: boolean) => void>();
+  private retry: NodeJS.Timeout | null = null;
   private closed = false;
 
   constructor(private readonly url: string) {}
 
-  async listen(channel: string, listener: (payload: string) => void): Promise<void> {
+  async listen(channel: string, listener: (payload: string) => void, connection?: (connected: boolean) => void): Promise<void> {
+    if (connection) this.connectionListeners.add(connection);
     const known = this.listeners.get(channel);
     if (known) {
       known.add(listener);
       return;
     }
     this.listeners.set(channel, new Set([listener]));
-    const client = this.client ?? (await this.connect());
-    await client.query(`listen "${channel.replaceAll('"', '')}"`);
+    // While a retry is pending, it will listen on this channel too.
+    if (this.retry) return;
+    if (this.client) await this.client.query(`listen ${quoted(channel)}`);
+    else await this.open();
   }
 
-  private async connect(): Promise<pg.Client> {
+  /** A new connection listening on every channel; kept only once it listens. */
+  private async open(): Promise<void> {
     const client = new pg.Client({ connectionString: this.url });
     client.on('notification', (message) => {
       for (const listener of this.listeners.get(message.channel) ?? []) listener(message.payload ?? '');
     });
-    client.on('error', () => this.reconnect(client));
-    client.on('end', () => this.reconnect(client));
-    await client.connect();
+    client.on('error', () => this.lost(client));
+    client.on('end', () => this.lost(client));
+    try {
+      await client.connect();
+      for (const channel of this.listeners.keys()) await client.query(`listen ${quoted(channel)}`);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
     this.client = client;
-    return client;
   }
 
-  private reconnect(lost: pg.Client): void {
-    if (this.closed || this.client !== lost) return;
+  private lost(client: pg.Client): void {
+    if (this.closed || this.client !== client) return;
     this.client = null;
-    setTimeout(() => {
-      if (this.closed) return;
-      this.connect()
-        .then(async (client) => {
-          for (const channel of this.listeners.keys()) await client.query(`listen "${channel.replaceAll('"', '')}"`);
-          for (const listeners of this.listeners.values()) for (const listener of listeners) listener('*');
-        })
-        .catch(() => this.reconnect(lost));
-    }, 500).unref();
+    client.end().catch(() => {});
+    this.tell(false);
+    this.schedule(FIRST_RETRY_MS);
+  }
+
+  private schedule(ms: number): void {
+    this.retry = setTimeout(() => {
+      this.open().then(
+        () => {
+          this.retry = null;
+          if (this.closed) return this.client?.end().catch(() => {});
+          this.tell(true);
+        },
+        () => {
+          if (this.closed) return;
+          this.tell(false);
+          this.schedule(Math.min(ms * 2, LONGEST_RETRY_MS));
+        },
+      );
+    }, ms);
+    this.retry.unref();
+  }
+
+  private tell(connected: boolean): void {
+    for (const listener of this.connectionListeners) listener(connected);
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => {});
   }
+}
+
+function quoted(channel: string): string {
+  return `"${channel.replaceAll('"', '')}"`;
 }

@@ -298,6 +298,8 @@ export class Executor {
     const value = await tool.run(this.context(invocation, admitted, tx), input);
     await this.deps.services.audit.write(tx, this.entry(invocation, tool, redacted, project, environment, 'ok', null));
     if (project && tool.reshapesProject) touch(`project:${project.id}`);
+    // What services read there (deploys, secrets) may have changed.
+    if (environment) touch(`environment:${environment.id}`);
     return value;
   }
 

@@ -141,8 +141,8 @@ describe('secrets typed into a message', () => {
     expect(accepted.text).not.toContain(CANARY);
     const project = await server.services.projects.open({ id: '', name: 'ada', owner: true }, 'shop');
     const staging = project.environments.find((e) => e.name === 'staging');
-    const values = await openSecrets(server.services.db, server.services.secretBox, staging?.id ?? '');
-    expect(values.get('API_TOKEN')).toBe(CANARY);
+    const values = await openSecrets(server.services.db, server.services.secretBox, staging?.id ?? '', ['API_TOKEN']);
+    expect(values.get('API_TOKEN')?.value).toBe(CANARY);
 
     await server.services.audit.flush();
     expect(JSON.stringify(await server.services.db.select().from(auditEntries))).not.toContain(CANARY);

@@ -47,7 +47,11 @@ export async function editRows(): Promise<Row[]> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'aion-bench-edits-'));
   const store = await openStore({ dataDir, databaseUrl: null });
   try {
-    const services = await createServices(store, readConfig({ data: dataDir }, {}), { error: (details, message) => console.error(message, details) });
+    const services = await createServices(store, readConfig({ data: dataDir }, {}), {
+      error: (details, message) => console.error(message, details),
+      warn: (message) => console.warn(message),
+      info: () => {},
+    });
     const operator = await createOperator(store.db, { name: 'bench', owner: true });
     const rows: Row[] = [];
     const tool: number[] = [];

@@ -8,6 +8,8 @@ import { freshDatabase, freshDataDir, TEST_SECRET_KEY } from './store.js';
 export interface Cluster {
   servers: ServerProcess[];
   adminToken: string;
+  /** The database the servers share. */
+  databaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -20,6 +22,7 @@ export async function startCluster(count: number, args: string[] = [], env: Reco
   return {
     servers,
     adminToken,
+    databaseUrl: database.url,
     stop: async () => {
       await Promise.all(servers.map((s) => s.stop()));
       await database.drop();

@@ -46,31 +46,33 @@ describe.each(STORE_KINDS)('live configuration (%s)', (kind) => {
   });
   afterAll(() => server.stop());
 
-  it('answers the live document with secrets resolved and the deployment number as ETag', async () => {
+  it('answers the live document with secrets resolved, its ETag the deployment number and the secret versions', async () => {
     const answer = await service.get(APP);
     expect(answer.status).toBe(200);
-    expect(answer.headers.get('etag')).toBe('"2"');
+    expect(answer.headers.get('etag')).toMatch(/^"2\.[0-9a-f]{12}"$/);
     expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
     expect(answer.body).toEqual({ service: 'shop', port: 8080, database: { url: STAGING_URL }, features: { new_checkout: true } });
   });
 
   it('answers 304 when If-None-Match names the current ETag', async () => {
-    for (const tag of ['"2"', 'W/"2"', '"1", "2"', '*']) {
+    const etag = (await service.get(APP)).headers.get('etag') ?? '';
+    for (const tag of [etag, `W/${etag}`, `"1", ${etag}`, '*']) {
       const answer = await service.get(APP, { headers: { 'if-none-match': tag } });
       expect(answer.status).toBe(304);
-      expect(answer.headers.get('etag')).toBe('"2"');
+      expect(answer.headers.get('etag')).toBe(etag);
       expect(answer.text).toBe('');
     }
-    expect((await service.get(APP, { headers: { 'if-none-match': '"1"' } })).status).toBe(200);
+    for (const tag of ['"1"', '"2"']) expect((await service.get(APP, { headers: { 'if-none-match': tag } })).status).toBe(200);
   });
 
   it('holds a request with wait until a newer deployment lands', async () => {
-    const held = service.get(`${APP}?wait=30`, { headers: { 'if-none-match': '"2"' } });
+    const etag = (await service.get(APP)).headers.get('etag') ?? '';
+    const held = service.get(`${APP}?wait=30`, { headers: { 'if-none-match': etag } });
     await until(() => listeners() > baseline);
     const deployment = await deployPort(8081);
     const answer = await held;
     expect(answer.status).toBe(200);
-    expect(answer.headers.get('etag')).toBe(`"${deployment}"`);
+    expect(answer.headers.get('etag')).toMatch(new RegExp(`^"${deployment}\\.`));
     expect(answer.body).toMatchObject({ port: 8081, database: { url: STAGING_URL } });
   });
 
@@ -171,8 +173,10 @@ describe.skipIf(!POSTGRES_URL)('live configuration across two servers on one Pos
     const minted = await a.post('/api/v1/tokens', { name: 'svc', service: { project, environment: 'staging' } });
     const service = client(servers[1]?.url ?? '', (minted.body as { token: string }).token);
 
-    const held = service.get(`${APP}?wait=30`, { headers: { 'if-none-match': '"2"' } });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const etag = (await service.get(APP)).headers.get('etag') ?? '';
+    const held = service.get(`${APP}?wait=30`, { headers: { 'if-none-match': etag } });
+    // The request is held once its server counts it in its gauge.
+    await untilAsync(async () => (await heldOn(servers[1]?.url ?? '')) > 0);
     const { revision, text } = await mustCall(a, 'read_document', { project, path: 'app.yaml' });
     const changed = (text as string).replace('port: 8080', 'port: 8090');
     await mustCall(a, 'write_document', { project, path: 'app.yaml', text: changed, base_revision: revision });
@@ -180,10 +184,58 @@ describe.skipIf(!POSTGRES_URL)('live configuration across two servers on one Pos
 
     const answer = await held;
     expect(answer.status).toBe(200);
-    expect(answer.headers.get('etag')).toBe('"3"');
+    expect(answer.headers.get('etag')).toMatch(/^"3\./);
     expect(answer.body).toMatchObject({ port: 8090, database: { url: STAGING_URL } });
   });
+
+  it('wakes every request held on one server with the new body when the other deploys', async () => {
+    const [a] = servers.map((s) => client(s.url, adminToken));
+    if (!a) throw new Error('two servers expected');
+    const minted = await a.post('/api/v1/tokens', { name: 'svc-many', service: { project, environment: 'staging' } });
+    const service = client(servers[1]?.url ?? '', (minted.body as { token: string }).token);
+    const etag = (await service.get(APP)).headers.get('etag') ?? '';
+    const held = Array.from({ length: 100 }, () => service.get(`${APP}?wait=30`, { headers: { 'if-none-match': etag } }));
+    await untilAsync(async () => (await heldOn(servers[1]?.url ?? '')) === 100);
+
+    const { revision, text } = await mustCall(a, 'read_document', { project, path: 'app.yaml' });
+    await mustCall(a, 'write_document', { project, path: 'app.yaml', text: (text as string).replace(/port: \d+/, 'port: 8091'), base_revision: revision });
+    const deployment = (await mustCall(a, 'deploy', { project, environment: 'staging', path: 'app.yaml' })).deployment as number;
+    for (const answer of await Promise.all(held)) {
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('etag')).toMatch(new RegExp(`^"${deployment}\\.`));
+      expect(answer.body).toMatchObject({ port: 8091, database: { url: STAGING_URL } });
+    }
+  });
+
+  it('refuses on one server a service token revoked on the other, though its body is cached', async () => {
+    const [a] = servers.map((s) => client(s.url, adminToken));
+    if (!a) throw new Error('two servers expected');
+    const minted = (await a.post('/api/v1/tokens', { name: 'svc-revoked', service: { project, environment: 'staging' } })).body as {
+      id: string;
+      token: string;
+    };
+    const service = client(servers[1]?.url ?? '', minted.token);
+    expect((await service.get(APP)).status).toBe(200);
+    expect((await service.get(APP)).status).toBe(200);
+    expect((await a.delete(`/api/v1/tokens/${minted.id}`)).status).toBe(204);
+    expect((await service.get(APP)).status).toBe(401);
+  });
 });
+
+/** What a server's gauge says it holds right now. */
+async function heldOn(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^aion_held_requests (\d+)$/m.exec(text)?.[1] ?? 0);
+}
+
+/** Polls until `check` resolves true (at most 5 s). */
+async function untilAsync(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the condition');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 /** Polls until `check` holds (at most 5 s). */
 async function until(check: () => boolean): Promise<void> {

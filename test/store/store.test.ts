@@ -28,7 +28,7 @@ describe.each(STORE_KINDS)('store on %s', (kind) => {
   const noAudit = async () => {};
   beforeAll(async () => {
     t = await openTestStore(kind);
-    changes = await Changes.open(t.store);
+    changes = await Changes.open(t.store, { warn: () => {}, info: () => {} });
     directory = new ProjectDirectory(t.store.db, changes);
     auth = new Authenticator(t.store.db, changes);
   });

@@ -1,21 +1,21 @@
 // The live configuration a service reads with its service token
-// (DESIGN.md §2): one document as JSON with secret references resolved, its
-// ETag the deployment number, and `?wait` to hold the request until a newer
-// deployment lands. A token reaches only the environment it names; anything
+// (DESIGN.md §2): one document with secret references resolved, as JSON (or
+// YAML when asked), compressed when worth it; its ETag names the deployment
+// and the secret versions it was resolved with; `?wait` holds the request
+// until that changes. Bodies come from memory (LiveBodies), so a 200 or a 304
+// costs no query. A token reaches only the environment it names; anything
 // else is a 404, as if nothing were there.
-import { environmentNames, liveDocument } from '../../domain/deployments.js';
-import { openSecrets } from '../../domain/secrets.js';
-import { parseDocument, resolveSecrets } from '../../documents/index.js';
+import type { LiveEntry } from '../../domain/live-bodies.js';
 import { badToken, notFound } from '../../errors.js';
 import type { Services } from '../../services.js';
+import { encodingFor, formatFor, matchesETag } from '../negotiation.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
 
 const MAX_WAIT_SECONDS = 60;
-
-type Live = NonNullable<Awaited<ReturnType<typeof liveDocument>>>;
+const CONTENT_TYPES = { json: 'application/json; charset=utf-8', yaml: 'application/yaml; charset=utf-8' } as const;
 
 export const liveRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
-  const { db, changes } = services;
+  const { liveBodies, changes } = services;
 
   app.get(
     '/live/:project/:environment/*',
@@ -40,14 +40,19 @@ export const liveRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
               type: 'integer',
               minimum: 0,
               maximum: MAX_WAIT_SECONDS,
-              description: 'With If-None-Match naming the current ETag: seconds to wait for a newer deployment (304 when none lands).',
+              description: 'With If-None-Match naming the current ETag: seconds to wait for it to change (304 when it does not).',
             },
           },
           additionalProperties: false,
         },
         response: {
-          200: { type: 'object', additionalProperties: true, description: 'The live document; ETag is its deployment number.' },
-          304: { type: 'null', description: 'Unchanged: If-None-Match names the current deployment.' },
+          // Bytes made once per deployment and form, sent as they are.
+          200: {
+            description:
+              'The live document as a JSON object (YAML with Accept: application/yaml; gzip or br when accepted and worth it). ' +
+              'The ETag names the deployment, the secret versions it was resolved with, and the form.',
+          },
+          304: { description: 'Unchanged: If-None-Match names the current ETag. No body.' },
           ...errorResponses(401, 404, 422),
         },
       },
@@ -56,36 +61,36 @@ export const liveRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
       const caller = request.caller;
       if (caller?.kind !== 'service') throw badToken();
       const { project, environment, '*': path } = request.params;
-      const nothing = () => notFound(`nothing is live at ${project}/${environment}/${path}`);
-      const names = await environmentNames(db, caller.environmentId);
-      if (!names || names.project !== project || names.environment !== environment) throw nothing();
+      const format = formatFor(request.headers.accept);
+      const wanted = encodingFor(request.headers['accept-encoding']);
+      const encodingOf = (entry: LiveEntry) => (entry.body?.compressible ? wanted : 'identity');
+      const etagOf = (entry: LiveEntry | null) => entry?.body?.etag(format, encodingOf(entry)) ?? null;
+      const ifNoneMatch = request.headers['if-none-match'];
 
-      const read = () => liveDocument(db, caller.environmentId, path);
-      let live = await read();
-      if (live && request.query.wait && matches(request.headers['if-none-match'], live.deployment)) {
+      const read = () => liveBodies.read(caller.environmentId, path);
+      let entry = await read();
+      if (!entry || entry.project !== project || entry.environment !== environment) throw nothing(request.params);
+      const seen = etagOf(entry);
+      if (seen && request.query.wait && matchesETag(ifNoneMatch, seen)) {
         const gone = new AbortController();
         reply.raw.once('close', () => gone.abort());
-        const seen = live.deployment;
-        const newer = (value: Live | null) => !value || value.deployment !== seen;
-        live = await changes.waitFor(`project:${names.projectId}`, read, newer, request.query.wait * 1000, gone.signal);
+        const topics = [`project:${entry.projectId}`, `environment:${caller.environmentId}`] as const;
+        entry = await changes.waitFor(topics, read, (now) => etagOf(now) !== seen, request.query.wait * 1000, gone.signal);
       }
-      if (!live) throw nothing();
+      const body = entry?.body;
+      if (!entry || !body) throw nothing(request.params);
 
-      void reply.header('etag', `"${live.deployment}"`).header('cache-control', 'no-cache');
-      if (matches(request.headers['if-none-match'], live.deployment)) return reply.code(304).send(null);
-      const secrets = await openSecrets(db, services.secretBox, caller.environmentId);
-      const resolved = resolveSecrets(parseDocument(live.text), (name) => secrets.get(name));
-      // A deployed document checked clean, and a clean document's root is a mapping.
-      return reply.send(resolved as Record<string, unknown>);
+      const encoding = encodingOf(entry);
+      const etag = body.etag(format, encoding);
+      // Any cache may keep the body, and must ask again (with the ETag) before each use.
+      void reply.header('etag', etag).header('cache-control', 'public, no-cache').header('vary', 'Accept, Accept-Encoding');
+      if (matchesETag(ifNoneMatch, etag)) return reply.code(304).send();
+      if (encoding !== 'identity') void reply.header('content-encoding', encoding);
+      return reply.header('content-type', CONTENT_TYPES[format]).send(await body.bytes(format, encoding));
     },
   );
 };
 
-/** Whether an If-None-Match header names this deployment's ETag (or is `*`). */
-function matches(header: string | undefined, deployment: number): boolean {
-  if (!header) return false;
-  return header.split(',').some((tag) => {
-    const trimmed = tag.trim();
-    return trimmed === '*' || trimmed.replace(/^W\//, '') === `"${deployment}"`;
-  });
+function nothing(where: { project: string; environment: string; '*': string }) {
+  return notFound(`nothing is live at ${where.project}/${where.environment}/${where['*']}`);
 }
