@@ -6,8 +6,11 @@ import type { Db, Store } from './db.js';
 
 const CHANNEL = 'aion_changes';
 
-/** `project:<id>` (anything in a project), `token:<id>`, `thread:<id>` (a conversation's shared context); `*` means anything. */
-export type Topic = `project:${string}` | `token:${string}` | `thread:${string}` | '*';
+/**
+ * `project:<id>` (anything in a project), `token:<id>`, `operator:<id>` (every
+ * token of an operator), `thread:<id>` (a conversation's shared context); `*` means anything.
+ */
+export type Topic = `project:${string}` | `token:${string}` | `operator:${string}` | `thread:${string}` | '*';
 
 export type ChangeListener = (topic: Topic) => void;
 
