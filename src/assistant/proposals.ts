@@ -43,9 +43,13 @@ export async function acceptProposal(deps: AssistantDeps, operator: Operator, th
       },
     },
   );
-  if (!outcome.is_error) return true;
+  if (!outcome.is_error) {
+    deps.metrics.proposalDecided('accepted');
+    return true;
+  }
   const marked = await decide(deps.db, proposal.id, 'failed', outcome.result);
   if (marked === 0) throw conflict('this proposal was already decided');
+  deps.metrics.proposalDecided('failed');
   return false;
 }
 
@@ -55,6 +59,7 @@ export async function rejectProposal(deps: AssistantDeps, operator: Operator, th
   if ((await decide(deps.db, proposal.id, 'rejected', result)) === 0) {
     throw conflict(`this proposal was already ${(await findProposal(deps.db, thread, id)).status}`);
   }
+  deps.metrics.proposalDecided('rejected');
   deps.audit.record({
     operator: operator.name,
     via: 'assistant',

@@ -85,7 +85,7 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
     void reply.header('x-request-id', request.id);
   });
 
-  const metrics = instrument(app, services.changes);
+  instrument(app, services.metrics.registry, services.changes);
 
   await app.register(swagger, {
     openapi: {
@@ -96,7 +96,7 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
     },
   });
   await app.register(authPlugin, { authenticator: services.authenticator });
-  await app.register(operationRoutes, { store, metrics, metricsToken: config.metricsToken });
+  await app.register(operationRoutes, { store, metrics: services.metrics.registry, metricsToken: config.metricsToken });
   await app.register(
     async (api) => {
       for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes]) {

@@ -85,12 +85,28 @@ export interface ToolDescriptor {
   allowed: boolean;
 }
 
+/** One tool run as the log and the metrics see it: who, what, where, how it ended, how long it took. Never its input. */
+export interface ToolRun {
+  operator: string;
+  tool: string;
+  via: Via;
+  project: string | null;
+  environment: string | null;
+  outcome: Outcome;
+  seconds: number;
+}
+
 export interface ExecutorDeps {
   db: Db;
   changes: Changes;
   services: ToolServices;
   log: (error: unknown, message: string) => void;
+  /** Told of every run once it is audited (a write: once it committed). */
+  observe: (run: ToolRun) => void;
 }
+
+/** An invocation being handled, with when it began. */
+type Call = Invocation & { startedAt: number };
 
 const REDACTED = '[redacted]';
 
@@ -140,9 +156,10 @@ export class Executor {
 
   /** Runs a tool; see RunOptions for running one as a proposal's decision. */
   async run(invocation: Invocation, name: string, input: unknown, options: RunOptions = {}): Promise<ToolOutcome> {
-    const admitted = await this.admit(invocation, name, input);
+    const call = { ...invocation, startedAt: performance.now() };
+    const admitted = await this.admit(call, name, input);
     if ('is_error' in admitted) return admitted;
-    return this.execute(invocation, admitted, options);
+    return this.execute(call, admitted, options);
   }
 
   /**
@@ -151,7 +168,7 @@ export class Executor {
    */
   async prepare(invocation: Invocation, name: string, input: unknown): Promise<Prepared> {
     try {
-      const admitted = await this.admit(invocation, name, input);
+      const admitted = await this.admit({ ...invocation, startedAt: performance.now() }, name, input);
       if ('is_error' in admitted) return { ready: false, outcome: admitted };
       const { tool, input: filled, project, environment } = admitted;
       // Where it acts comes first, as resolved, then what the tool says of itself.
@@ -167,7 +184,7 @@ export class Executor {
   }
 
   /** Look up, validate, fill scope, resolve, authorize. Throws for an unknown tool or input off its schema. */
-  private async admit(invocation: Invocation, name: string, input: unknown): Promise<Admitted | ToolOutcome> {
+  private async admit(invocation: Call, name: string, input: unknown): Promise<Admitted | ToolOutcome> {
     const entry = this.tools.get(name);
     const hidden = entry?.tool.audience === 'conversation' && !(invocation.conversation && invocation.threadId);
     if (!entry || hidden || (invocation.only && !invocation.only.has(name))) {
@@ -209,7 +226,7 @@ export class Executor {
     return { tool, input: filled, redacted, project, environment };
   }
 
-  private async execute(invocation: Invocation, admitted: Admitted, { claim, settle }: RunOptions): Promise<ToolOutcome> {
+  private async execute(invocation: Call, admitted: Admitted, { claim, settle }: RunOptions): Promise<ToolOutcome> {
     const { tool, input, redacted, project, environment } = admitted;
     const ctx = {
       operator: invocation.operator,
@@ -225,14 +242,16 @@ export class Executor {
         this.audit(invocation, tool, redacted, project, environment, 'ok', null);
         return { tool: tool.name, is_error: false, result, failure: null };
       }
+      const entry = this.entry(invocation, tool, redacted, project, environment, 'ok', null);
       const result = await this.deps.changes.transaction(this.deps.db, async (tx, touch) => {
         if (claim && !(await claim(tx))) throw new ClaimLost();
         const value = await tool.run({ ...ctx, db: tx }, input);
         await settle?.(tx, value);
-        await this.deps.services.audit.write(tx, this.entry(invocation, tool, redacted, project, environment, 'ok', null));
+        await this.deps.services.audit.write(tx, entry);
         if (project && tool.reshapesProject) touch(`project:${project.id}`);
         return value;
       });
+      this.observe(invocation, entry);
       return { tool: tool.name, is_error: false, result, failure: null };
     } catch (error) {
       if (error instanceof ClaimLost) throw conflict('this proposal was already decided');
@@ -265,7 +284,7 @@ export class Executor {
   }
 
   private refuse(
-    invocation: Invocation,
+    invocation: Call,
     tool: Tool,
     input: unknown,
     project: ProjectAccess | null,
@@ -277,7 +296,7 @@ export class Executor {
   }
 
   private fail(
-    invocation: Invocation,
+    invocation: Call,
     tool: Tool,
     input: unknown,
     project: ProjectAccess | null,
@@ -299,7 +318,7 @@ export class Executor {
   }
 
   private entry(
-    invocation: Invocation,
+    invocation: Call,
     tool: Tool,
     input: unknown,
     project: ProjectAccess | null,
@@ -322,7 +341,14 @@ export class Executor {
   }
 
   private audit(...args: Parameters<Executor['entry']>): void {
-    this.deps.services.audit.record(this.entry(...args));
+    const entry = this.entry(...args);
+    this.deps.services.audit.record(entry);
+    this.observe(args[0], entry);
+  }
+
+  private observe(call: Call, entry: ReturnType<Executor['entry']>): void {
+    const { operator, tool, via, project, environment, outcome } = entry;
+    this.deps.observe({ operator, tool, via, project, environment, outcome, seconds: (performance.now() - call.startedAt) / 1000 });
   }
 }
 

@@ -47,7 +47,7 @@ export async function editRows(): Promise<Row[]> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'aion-bench-edits-'));
   const store = await openStore({ dataDir, databaseUrl: null });
   try {
-    const services = await createServices(store, readConfig({ data: dataDir }, {}), { error: (details, message) => console.error(message, details) });
+    const services = await createServices(store, readConfig({ data: dataDir }, {}), { error: (details, message) => console.error(message, details), info: () => undefined });
     const operator = await createOperator(store.db, { name: 'bench', owner: true });
     const rows: Row[] = [];
     const tool: number[] = [];
