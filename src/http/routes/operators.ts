@@ -81,6 +81,7 @@ export const operatorRoutes: RoutePlugin<{ services: Services }> = async (app, {
     '/operators',
     {
       schema: {
+        operationId: 'createOperator',
         summary: 'Create an operator with a first token (owners only)',
         tags: ['operators'],
         body: {

@@ -41,6 +41,7 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
     '/assistant/tools',
     {
       schema: {
+        operationId: 'listTools',
         summary: 'Every tool, with the permission it costs and whether this caller could run it where the query points',
         tags: ['assistant'],
         querystring: {
@@ -68,6 +69,7 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
     '/assistant/tools/:name',
     {
       schema: {
+        operationId: 'runTool',
         summary: 'Run one tool as the caller; the body is the tool input, verbatim',
         tags: ['assistant'],
         params: { type: 'object', properties: { name: { type: 'string', maxLength: 200 } }, required: ['name'] },
