@@ -10,6 +10,7 @@ import { AuditLog } from './domain/audit.js';
 import { LiveBodies } from './domain/live-bodies.js';
 import { ProjectDirectory } from './domain/project-directory.js';
 import { SecretBox } from './domain/secret-box.js';
+import { Metrics } from './metrics.js';
 import { Changes } from './store/changes.js';
 import type { Db, Store } from './store/db.js';
 import { CATALOGUE } from './tools/catalogue/index.js';
@@ -28,6 +29,7 @@ export interface Services {
   executor: Executor;
   assistant: Assistant;
   contexts: ConversationContexts;
+  metrics: Metrics;
   /** Writes what is queued (the audit of reads); the store stays open. */
   drain(): Promise<void>;
 }
@@ -35,7 +37,7 @@ export interface Services {
 export interface ServiceLog {
   error(details: { err: unknown }, message: string): void;
   warn(message: string): void;
-  info(message: string): void;
+  info(details: object, message: string): void;
 }
 
 export type ServiceConfig = Pick<
@@ -58,11 +60,17 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
   const audit = new AuditLog(db, (err) => log.error({ err }, 'audit entries could not be written'));
   const secretBox = await SecretBox.load(config);
   const contexts = new ConversationContexts(db, changes);
+  const metrics = new Metrics();
   const executor = new Executor([...CATALOGUE, ...CONVERSATION_TOOLS], {
     db,
     changes,
     services: { projects, audit, secretBox, contexts },
     log: (err, message) => log.error({ err }, message),
+    observe: (run) => {
+      metrics.toolRan(run);
+      const { seconds, ...fields } = run;
+      log.info({ ...fields, duration_ms: Math.round(seconds * 1e6) / 1000 }, 'tool run');
+    },
   });
   const assistant = new Assistant({
     db,
@@ -76,6 +84,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     notConfigured: notConfiguredSentence(config),
     rate: config.assistantRate,
     contextTokens: config.contextTokens,
+    metrics,
   });
   return {
     store,
@@ -89,6 +98,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     executor,
     assistant,
     contexts,
+    metrics,
     drain: () => audit.flush(),
   };
 }

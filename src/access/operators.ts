@@ -1,8 +1,10 @@
-// Operators: the people (and scripts) who hold tokens.
-import { eq } from 'drizzle-orm';
+// Operators: the people (and scripts) who hold tokens. An owner may disable
+// one: every token of theirs is refused from then on, and what they did stays.
+import { and, asc, eq, isNull, max } from 'drizzle-orm';
 import { conflict, notFound } from '../errors.js';
+import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
-import { operators } from '../store/schema.js';
+import { operators, tokens } from '../store/schema.js';
 import { isUniqueViolation } from '../store/errors.js';
 
 export interface Operator {
@@ -39,4 +41,77 @@ export async function findOperator(db: Db, name: string): Promise<Operator> {
 
 export async function countOperators(db: Db): Promise<number> {
   return db.$count(operators);
+}
+
+export interface OperatorListing {
+  name: string;
+  owner: boolean;
+  created_at: string;
+  /** The newest use of any of their tokens. */
+  last_used_at: string | null;
+  disabled_at: string | null;
+}
+
+/** Every operator (or the one named), by name, disabled ones included. */
+export async function listOperators(db: Db, name?: string): Promise<OperatorListing[]> {
+  const rows = await db
+    .select({
+      name: operators.name,
+      owner: operators.owner,
+      createdAt: operators.createdAt,
+      disabledAt: operators.disabledAt,
+      lastUsedAt: max(tokens.lastUsedAt),
+    })
+    .from(operators)
+    .leftJoin(tokens, eq(tokens.operatorId, operators.id))
+    .where(name === undefined ? undefined : eq(operators.name, name))
+    .groupBy(operators.id)
+    .orderBy(asc(operators.name));
+  return rows.map((r) => ({
+    name: r.name,
+    owner: r.owner,
+    created_at: r.createdAt.toISOString(),
+    last_used_at: r.lastUsedAt?.toISOString() ?? null,
+    disabled_at: r.disabledAt?.toISOString() ?? null,
+  }));
+}
+
+/**
+ * Disables an operator, with `alongside` (its audit) in the same transaction;
+ * every server refuses their tokens from the commit on. Disabling one already
+ * disabled changes nothing. The last enabled owner is never disabled, so
+ * someone can always sign in as an owner.
+ */
+export async function disableOperator(
+  db: Db,
+  changes: Changes,
+  name: string,
+  alongside: (tx: Db) => Promise<void>,
+): Promise<OperatorListing> {
+  return changes.transaction(db, async (tx, touch) => {
+    // Every enabled owner is locked first, in one order, so two owners disabling each other take turns.
+    const owners = await tx
+      .select({ id: operators.id })
+      .from(operators)
+      .where(and(eq(operators.owner, true), isNull(operators.disabledAt)))
+      .orderBy(asc(operators.id))
+      .for('update');
+    const [target] = await tx
+      .select({ id: operators.id, owner: operators.owner, disabledAt: operators.disabledAt })
+      .from(operators)
+      .where(eq(operators.name, name))
+      .for('update');
+    if (!target) throw notFound(`no such operator: ${name}; GET /api/v1/operators lists them`);
+    if (!target.disabledAt) {
+      if (target.owner && owners.every((o) => o.id === target.id)) {
+        throw conflict(`${name} is the last enabled owner; make another owner first`);
+      }
+      await tx.update(operators).set({ disabledAt: new Date() }).where(eq(operators.id, target.id));
+      touch(`operator:${target.id}`);
+    }
+    await alongside(tx);
+    const [listed] = await listOperators(tx, name);
+    if (!listed) throw new Error('a disabled operator vanished');
+    return listed;
+  });
 }

@@ -1,5 +1,6 @@
 // Bearer tokens: minted as `aion_` + 43 base64url characters (32 random bytes),
-// stored only as SHA-256 hashes, refused at once when revoked.
+// stored only as SHA-256 hashes, refused at once when revoked or when their
+// operator is disabled.
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull, ne } from 'drizzle-orm';
 import { notFound } from '../errors.js';
@@ -49,11 +50,13 @@ export class Authenticator {
     private readonly changes: Changes,
   ) {
     changes.subscribe((topic) => {
-      if (topic !== '*' && !topic.startsWith('token:')) return;
+      const [kind, id] = topic.split(':');
+      if (topic !== '*' && kind !== 'token' && kind !== 'operator') return;
       this.generation++;
       if (topic === '*') return this.known.clear();
-      const id = topic.slice('token:'.length);
-      for (const [hash, entry] of this.known) if (entry.caller.tokenId === id) this.known.delete(hash);
+      for (const [hash, entry] of this.known) {
+        if ((kind === 'token' ? entry.caller.tokenId : entry.caller.operator.id) === id) this.known.delete(hash);
+      }
     });
   }
 
@@ -85,7 +88,7 @@ export class Authenticator {
       })
       .from(tokens)
       .innerJoin(operators, eq(operators.id, tokens.operatorId))
-      .where(and(eq(tokens.hash, hash), isNull(tokens.revokedAt)))
+      .where(and(eq(tokens.hash, hash), isNull(tokens.revokedAt), isNull(operators.disabledAt)))
       .limit(1);
     if (!row) return null;
     const caller = callerOf(row);

@@ -1,6 +1,7 @@
 // The assistant as the routes see it: status, threads, turns, decisions.
 import type { Operator } from '../access/operators.js';
 import type { Config } from '../config.js';
+import { AppError } from '../errors.js';
 import type { Restrictions, ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
 import { agentCall, agentTools } from './agent.js';
 import type { AssistantDeps } from './deps.js';
@@ -60,7 +61,16 @@ export class Assistant {
   }
 
   async send(operator: Operator, threadId: string, text: string): Promise<ThreadView> {
-    await runTurn(this.deps, operator, threadId, text);
+    const started = performance.now();
+    let outcome = 'ok';
+    try {
+      await runTurn(this.deps, operator, threadId, text);
+    } catch (error) {
+      outcome = error instanceof AppError ? error.kind : 'error';
+      throw error;
+    } finally {
+      this.deps.metrics.turnEnded(this.deps.provider?.name ?? 'none', outcome, (performance.now() - started) / 1000);
+    }
     return this.view(operator, threadId);
   }
 

@@ -1,10 +1,11 @@
 // What the assistant's parts share: the store, the executor, the project
-// directory, the secret box, the model, and the settings of DESIGN.md §4.
+// directory, the secret box, the model, the metrics, and the settings of DESIGN.md §4.
 import type { Config } from '../config.js';
 import type { ConversationContexts } from '../conversation/context.js';
 import type { AuditLog } from '../domain/audit.js';
 import type { ProjectDirectory } from '../domain/project-directory.js';
 import type { SecretBox } from '../domain/secret-box.js';
+import type { Metrics } from '../metrics.js';
 import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import type { Executor } from '../tools/executor.js';
@@ -24,4 +25,5 @@ export interface AssistantDeps {
   notConfigured: string;
   rate: Config['assistantRate'];
   contextTokens: number;
+  metrics: Metrics;
 }

@@ -52,9 +52,13 @@ async function accept(deps: AssistantDeps, operator: Operator, thread: ThreadRec
       batch,
     },
   );
-  if (!outcome.is_error) return true;
+  if (!outcome.is_error) {
+    deps.metrics.proposalDecided('accepted');
+    return true;
+  }
   const marked = await decide(db, proposal.id, 'failed', outcome.result);
   if (marked === 0) throw conflict('this proposal was already decided');
+  deps.metrics.proposalDecided('failed');
   return false;
 }
 
@@ -95,6 +99,7 @@ export async function rejectProposal(deps: AssistantDeps, operator: Operator, th
   if ((await decide(deps.db, proposal.id, 'rejected', result)) === 0) {
     throw conflict(`this proposal was already ${(await findProposal(deps.db, thread, id)).status}`);
   }
+  deps.metrics.proposalDecided('rejected');
   deps.audit.record({
     operator: operator.name,
     via: 'assistant',

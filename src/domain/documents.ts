@@ -3,7 +3,7 @@
 // for an environment against the project's schema and the environment's
 // secrets. Writes expect to run inside a transaction (the executor's).
 import { createHash } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, lt, sql } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import {
   checkDocument,
@@ -46,6 +46,16 @@ export interface SavedRevision {
   revision: number;
   sha256: string;
   size: number;
+}
+
+export interface RevisionListing {
+  revision: number;
+  author: string | null;
+  created_at: string;
+  /** Bytes of UTF-8. */
+  size: number;
+  sha256: string;
+  message: string | null;
 }
 
 /** Refuses, with the rule it breaks, a path that cannot name a document. */
@@ -97,6 +107,37 @@ export async function readRevision(db: Db, project: ProjectAccess, path: string,
     message: row.message,
     created_at: row.createdAt.toISOString(),
     text: row.text,
+  };
+}
+
+/** A document's revisions, newest first: `limit` of them, older than `before` when given (paging). */
+export async function listRevisions(
+  db: Db,
+  project: ProjectAccess,
+  path: string,
+  page: { limit: number; before?: number },
+): Promise<{ path: string; current_revision: number; revisions: RevisionListing[] }> {
+  const document = await findDocument(db, project, path);
+  const rows = await db
+    .select({
+      revision: revisions.number,
+      author: operators.name,
+      createdAt: revisions.createdAt,
+      size: sql<number>`octet_length(${revisions.text})`.mapWith(Number),
+      sha256: revisions.sha256,
+      message: revisions.message,
+    })
+    .from(revisions)
+    .leftJoin(operators, eq(operators.id, revisions.authorId))
+    .where(
+      and(eq(revisions.documentId, document.id), page.before === undefined ? undefined : lt(revisions.number, page.before)),
+    )
+    .orderBy(desc(revisions.number))
+    .limit(page.limit);
+  return {
+    path,
+    current_revision: document.currentRevision,
+    revisions: rows.map(({ createdAt, ...row }) => ({ ...row, created_at: createdAt.toISOString() })),
   };
 }
 
@@ -237,6 +278,20 @@ export async function diagnosticsFor(
     message: `the project schema ${SCHEMA_PATH} r${schemaText.revision} is broken${where}; fix it, then check again`,
   };
   return [broken, ...checkDocument(text, { secrets })];
+}
+
+/** The diagnostics of `text` at `path` for each environment of the project, by environment name. */
+export async function diagnosticsByEnvironment(
+  db: Db,
+  project: ProjectAccess,
+  path: string,
+  text: string,
+): Promise<Record<string, Diagnostic[]>> {
+  const byEnvironment: Record<string, Diagnostic[]> = {};
+  for (const environment of project.environments) {
+    byEnvironment[environment.name] = await diagnosticsFor(db, project, environment, path, text);
+  }
+  return byEnvironment;
 }
 
 /** Diagnostics of a stored revision (default: current), or of `text`, for an environment. */

@@ -1,5 +1,6 @@
 // Projects and their environments, seen through the caller's role. A project
 // the caller is no member of does not exist for them (404, never 403).
+import { eq } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import { conflict, forbidden, notFound } from '../errors.js';
 import type { Changes } from '../store/changes.js';
@@ -100,4 +101,14 @@ export async function createEnvironment(
     if (isUniqueViolation(error)) throw conflict(`${project.slug} already has an environment named ${input.name}`);
     throw error;
   }
+}
+
+/** Protects or unprotects an environment; whether it was already so is reported, not refused. */
+export async function setEnvironmentProtection(
+  db: Db,
+  environment: Environment,
+  value: boolean,
+): Promise<{ environment: string; protected: boolean; was: boolean }> {
+  await db.update(environments).set({ protected: value }).where(eq(environments.id, environment.id));
+  return { environment: environment.name, protected: value, was: environment.protected };
 }

@@ -11,6 +11,7 @@ import { authPlugin } from './auth.js';
 import { acceptEmptyBodies } from './bodies.js';
 import { errorSchema, registerErrorHandling } from './errors.js';
 import { instrument } from './metrics.js';
+import { openapiOptions } from './openapi.js';
 import { liveRoutes } from './routes/live.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { memberRoutes } from './routes/members.js';
@@ -86,18 +87,11 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
     void reply.header('x-request-id', request.id);
   });
 
-  const metrics = instrument(app, services.changes);
+  instrument(app, services.metrics.registry, services.changes);
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'Aion Ops', version: '0.1.0', description: 'Operations console for configuration.' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }],
-    },
-  });
+  await app.register(swagger, openapiOptions);
   await app.register(authPlugin, { authenticator: services.authenticator });
-  await app.register(operationRoutes, { store, metrics, metricsToken: config.metricsToken });
+  await app.register(operationRoutes, { store, metrics: services.metrics.registry, metricsToken: config.metricsToken });
   await app.register(
     async (api) => {
       for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes]) {

@@ -34,6 +34,11 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimitSentence: (
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.retryAfter !== undefined) void reply.header('retry-after', String(error.retryAfter));
+      if (error.kind === 'bad_token') {
+        // One line that says why, never the token itself (the logger redacts the header too).
+        request.log.info({ status: 401 }, 'bad token: missing, unknown, revoked, or not accepted on this route');
+        void reply.header('www-authenticate', 'Bearer');
+      }
       return reply.code(STATUS[error.kind]).send({ error: error.message });
     }
     if (error.validation) {

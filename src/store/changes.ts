@@ -8,17 +8,17 @@ const CHANNEL = 'aion_changes';
 
 /**
  * `project:<id>` (anything in a project), `environment:<id>` (a write in one
- * environment: a deploy, a secret set), `token:<id>`, `thread:<id>` (a
- * conversation's shared context); `*` means anything.
+ * environment: a deploy, a secret set), `token:<id>`, `operator:<id>` (every
+ * token of an operator), `thread:<id>` (a conversation's shared context); `*` means anything.
  */
-export type Topic = `project:${string}` | `environment:${string}` | `token:${string}` | `thread:${string}` | '*';
+export type Topic = `project:${string}` | `environment:${string}` | `token:${string}` | `operator:${string}` | `thread:${string}` | '*';
 
 export type ChangeListener = (topic: Topic) => void;
 
 /** What the changes say about their own connection. */
 export interface ChangesLog {
   warn(message: string): void;
-  info(message: string): void;
+  info(details: object, message: string): void;
 }
 
 export class Changes {
@@ -48,7 +48,7 @@ export class Changes {
       CHANNEL,
       (payload) => changes.emit(payload as Topic),
       (connected) => {
-        if (connected) log.info('change notices reach this server again; caches fill again');
+        if (connected) log.info({}, 'change notices reach this server again; caches fill again');
         else if (changes.heard) log.warn('the connection that hears change notices dropped; caches are off until it is back');
         else log.warn('listening for change notices failed again; trying again later, caches stay off');
         changes.heard = connected;

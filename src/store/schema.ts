@@ -24,6 +24,8 @@ export const operators = pgTable('operators', {
   name: text('name').notNull().unique(),
   owner: boolean('owner').notNull().default(false),
   createdAt: createdAt(),
+  /** Set when an owner disabled the operator: every token refused, history kept. */
+  disabledAt: timestamp('disabled_at', { withTimezone: true }),
 });
 
 export const projects = pgTable('projects', {

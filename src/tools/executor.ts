@@ -123,6 +123,20 @@ class NotAdmitted extends Error {
   }
 }
 
+/** One tool run as the log and the metrics see it: who, what, where, how it ended, how long it took. Never its input. */
+export interface ToolRun {
+  operator: string;
+  tool: string;
+  via: Via;
+  project: string | null;
+  environment: string | null;
+  outcome: Outcome;
+  seconds: number;
+}
+
+/** An invocation being handled, with when it began. */
+type Call = Invocation & { startedAt: number };
+
 export interface ToolDescriptor {
   name: string;
   description: string;
@@ -137,6 +151,8 @@ export interface ExecutorDeps {
   changes: Changes;
   services: ToolServices;
   log: (error: unknown, message: string) => void;
+  /** Told of every run once it is audited (a write: once it committed). */
+  observe: (run: ToolRun) => void;
 }
 
 const REDACTED = '[redacted]';
@@ -191,19 +207,20 @@ export class Executor {
    * decision, runs a proposal's write (see Decision).
    */
   async run(invocation: Invocation, name: string, input: unknown, decision?: Decision): Promise<ToolOutcome> {
-    if (decision) return this.decide(invocation, name, input, decision);
-    const admitted = await this.admit(invocation, name, input);
+    const call: Call = { ...invocation, startedAt: performance.now() };
+    if (decision) return this.decide(call, name, input, decision);
+    const admitted = await this.admit(call, name, input);
     if ('is_error' in admitted) return admitted;
-    if (invocation.propose && admitted.tool.tag === 'write') {
-      const result = await invocation.propose(proposedWrite(admitted));
+    if (call.propose && admitted.tool.tag === 'write') {
+      const result = await call.propose(proposedWrite(admitted));
       return { tool: name, is_error: false, result, failure: null };
     }
-    return this.execute(invocation, admitted);
+    return this.execute(call, admitted);
   }
 
   /** Look up, validate, fill scope, resolve, authorize. Throws for an unknown tool or input off its schema. */
   private async admit(
-    invocation: Invocation,
+    invocation: Call,
     name: string,
     input: unknown,
     within?: { tx: Db; fresh: boolean },
@@ -250,7 +267,7 @@ export class Executor {
     return { tool, input: filled, redacted, project, environment };
   }
 
-  private async execute(invocation: Invocation, admitted: Admitted): Promise<ToolOutcome> {
+  private async execute(invocation: Call, admitted: Admitted): Promise<ToolOutcome> {
     const { tool, input, redacted, project, environment } = admitted;
     try {
       if (tool.tag === 'read') {
@@ -259,6 +276,7 @@ export class Executor {
         return { tool: tool.name, is_error: false, result, failure: null };
       }
       const result = await this.deps.changes.transaction(this.deps.db, (tx, touch) => this.write(invocation, admitted, tx, touch));
+      this.observe(invocation, this.entry(invocation, tool, redacted, project, environment, 'ok', null));
       return { tool: tool.name, is_error: false, result, failure: null };
     } catch (error) {
       return this.fail(invocation, tool, redacted, project, environment, error);
@@ -266,7 +284,7 @@ export class Executor {
   }
 
   /** Claim, admit (the permission checked again), run, settle, audit: one transaction, or one savepoint of a batch. */
-  private async decide(invocation: Invocation, name: string, input: unknown, { claim, settle, batch }: Decision): Promise<ToolOutcome> {
+  private async decide(invocation: Call, name: string, input: unknown, { claim, settle, batch }: Decision): Promise<ToolOutcome> {
     let admitted: Admitted | undefined;
     const work = async (tx: Db, touch: (topic: Topic) => void) => {
       const lost = await claim(tx);
@@ -282,6 +300,7 @@ export class Executor {
       const result = batch
         ? await batch.tx.transaction((savepoint) => work(savepoint, (topic) => batch.touch(topic)))
         : await this.deps.changes.transaction(this.deps.db, work);
+      if (admitted) this.observe(invocation, this.entry(invocation, admitted.tool, admitted.redacted, admitted.project, admitted.environment, 'ok', null));
       return { tool: name, is_error: false, result, failure: null };
     } catch (error) {
       if (error instanceof ClaimLost) throw conflict(error.message);
@@ -293,7 +312,7 @@ export class Executor {
   }
 
   /** A write's effect and its audit entry, in the transaction `tx`. */
-  private async write(invocation: Invocation, admitted: Admitted, tx: Db, touch: (topic: Topic) => void): Promise<ToolResult> {
+  private async write(invocation: Call, admitted: Admitted, tx: Db, touch: (topic: Topic) => void): Promise<ToolResult> {
     const { tool, input, redacted, project, environment } = admitted;
     const value = await tool.run(this.context(invocation, admitted, tx), input);
     await this.deps.services.audit.write(tx, this.entry(invocation, tool, redacted, project, environment, 'ok', null));
@@ -340,7 +359,7 @@ export class Executor {
   }
 
   private refuse(
-    invocation: Invocation,
+    invocation: Call,
     tool: Tool,
     input: unknown,
     project: ProjectAccess | null,
@@ -352,7 +371,7 @@ export class Executor {
   }
 
   private fail(
-    invocation: Invocation,
+    invocation: Call,
     tool: Tool,
     input: unknown,
     project: ProjectAccess | null,
@@ -374,7 +393,7 @@ export class Executor {
   }
 
   private entry(
-    invocation: Invocation,
+    invocation: Call,
     tool: Tool,
     input: unknown,
     project: ProjectAccess | null,
@@ -397,7 +416,14 @@ export class Executor {
   }
 
   private audit(...args: Parameters<Executor['entry']>): void {
-    this.deps.services.audit.record(this.entry(...args));
+    const entry = this.entry(...args);
+    this.deps.services.audit.record(entry);
+    this.observe(args[0], entry);
+  }
+
+  private observe(call: Call, entry: ReturnType<Executor['entry']>): void {
+    const { operator, tool, via, project, environment, outcome } = entry;
+    this.deps.observe({ operator, tool, via, project, environment, outcome, seconds: (performance.now() - call.startedAt) / 1000 });
   }
 }
 

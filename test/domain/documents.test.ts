@@ -32,7 +32,14 @@ describe.each(STORE_KINDS)('documents (%s)', (kind) => {
   it('saves every write as a new revision and reads any of them', async () => {
     const first = 'service: flags\nport: 1\n';
     const created = await mustCall(dev, 'write_document', { project, path: 'flags.yaml', text: first, message: 'add flags' });
-    expect(created).toEqual({ project, path: 'flags.yaml', revision: 1, sha256: sha256(first), size: first.length });
+    expect(created).toEqual({
+      project,
+      path: 'flags.yaml',
+      revision: 1,
+      sha256: sha256(first),
+      size: first.length,
+      diagnostics: { staging: [], production: [] },
+    });
 
     const second = 'service: flags\nport: 2\n';
     const saved = await mustCall(dev, 'write_document', { project, path: 'flags.yaml', text: second, base_revision: 1 });
@@ -49,6 +56,44 @@ describe.each(STORE_KINDS)('documents (%s)', (kind) => {
     expect(await mustFail(vic, 'read_document', { project, path: 'nope.yaml' })).toBe(
       'no such document: nope.yaml; list_documents shows the paths',
     );
+  });
+
+  it('lists revisions newest first with author, time, size and message, and pages them', async () => {
+    const listed = await mustCall(vic, 'list_revisions', { project, path: 'flags.yaml' });
+    expect(listed).toEqual({
+      project,
+      path: 'flags.yaml',
+      current_revision: 2,
+      revisions: [
+        { revision: 2, author: 'dev', created_at: expect.any(String), size: 23, sha256: sha256('service: flags\nport: 2\n'), message: null },
+        { revision: 1, author: 'dev', created_at: expect.any(String), size: 23, sha256: sha256('service: flags\nport: 1\n'), message: 'add flags' },
+      ],
+    });
+    const revisions = listed.revisions as { created_at: string }[];
+    expect(Date.parse(revisions[0]?.created_at ?? '')).toBeGreaterThanOrEqual(Date.parse(revisions[1]?.created_at ?? ''));
+    const page = await mustCall(vic, 'list_revisions', { project, path: 'flags.yaml', limit: 1, before: 2 });
+    expect((page.revisions as { revision: number }[]).map((r) => r.revision)).toEqual([1]);
+    expect(await mustFail(vic, 'list_revisions', { project, path: 'nope.yaml' })).toBe(
+      'no such document: nope.yaml; list_documents shows the paths',
+    );
+    expect((await callTool(vic, 'list_revisions', { project, path: 'flags.yaml', limit: 0 })).status).toBe(422);
+  });
+
+  it("saves a broken draft and answers each environment's diagnostics at once", async () => {
+    await mustCall(dev, 'set_secret', { project, environment: 'staging', name: 'ONLY_STAGING', value: 'v' });
+    const text = 'service: draft\nport: 1\nx: ${secret:ONLY_STAGING}\n';
+    const saved = await mustCall(dev, 'write_document', { project, path: 'draft.yaml', text });
+    expect(saved).toMatchObject({ revision: 1, diagnostics: { staging: [] } });
+    const production = (saved.diagnostics as Record<string, { line: number; column: number; message: string }[]>).production;
+    expect(production).toEqual([
+      { line: 3, column: 4, message: expect.stringMatching(/^secret ONLY_STAGING is not set in this environment/) },
+    ]);
+    const broken = await mustCall(dev, 'write_document', { project, path: 'draft.yaml', text: 'port: high\n', base_revision: 1 });
+    expect(broken.revision).toBe(2);
+    for (const environment of ['staging', 'production']) {
+      expect((broken.diagnostics as Record<string, unknown[]>)[environment]?.length, environment).toBeGreaterThan(0);
+    }
+    expect(await mustCall(vic, 'read_document', { project, path: 'draft.yaml' })).toMatchObject({ revision: 2, text: 'port: high\n' });
   });
 
   it('refuses a stale write, and one without a base on an existing document, overwriting nothing', async () => {
@@ -199,7 +244,7 @@ describe.each(STORE_KINDS)('documents (%s)', (kind) => {
     const again = await mustCall(dev, 'write_document', { project, path: 'flags.yaml', text: 'service: f\nport: 1\n' });
     expect(again.revision).toBe(1);
     const paths = ((await mustCall(ada, 'list_documents', { project })).documents as { path: string }[]).map((d) => d.path);
-    expect(paths).toEqual(['aion.schema.yaml', 'app.yaml', 'flags.yaml', 'race.yaml']);
+    expect(paths).toEqual(['aion.schema.yaml', 'app.yaml', 'draft.yaml', 'flags.yaml', 'race.yaml']);
   });
 
   it('audits every delete, refused, failed or done', async () => {

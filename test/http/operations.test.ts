@@ -51,6 +51,31 @@ describe('operations', () => {
     expect(spec.paths['/healthz']).toBeUndefined();
   });
 
+  it('names every operation, the error schema and the live route’s path parameter', async () => {
+    type Operation = { operationId?: string; parameters?: { name: string; in: string }[]; responses: Record<string, unknown> };
+    const spec = (await request(server.url, 'GET', '/api/v1/openapi.json')).body as {
+      paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const operations = Object.entries(spec.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, operation })),
+    );
+    expect(operations.length).toBeGreaterThan(25);
+    for (const { route, operation } of operations) expect(operation.operationId, route).toMatch(/^[a-z][A-Za-z]+$/);
+    const ids = operations.map((o) => o.operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+
+    expect(spec.components.schemas.Error).toMatchObject({ type: 'object', required: ['error'] });
+    expect(Object.keys(spec.components.schemas).filter((name) => name.startsWith('def-'))).toEqual([]);
+    const unauthorized = spec.paths['/api/v1/projects']?.get?.responses['401'];
+    expect(JSON.stringify(unauthorized)).toContain('#/components/schemas/Error');
+
+    const live = spec.paths['/api/v1/live/{project}/{environment}/{path}']?.get;
+    expect(live?.operationId).toBe('getLiveDocument');
+    expect(live?.parameters?.filter((p) => p.in === 'path').map((p) => p.name).sort()).toEqual(['environment', 'path', 'project']);
+    expect(Object.keys(spec.paths).some((path) => path.includes('*'))).toBe(false);
+  });
+
   it('gives every answer a request id, and takes the caller’s own', async () => {
     const fresh = await request(server.url, 'GET', '/healthz');
     expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

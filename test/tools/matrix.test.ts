@@ -24,6 +24,7 @@ const HAPPY: Record<string, Happy> = {
     expect: { project: 'shop', environments: expect.arrayContaining([expect.objectContaining({ name: 'production', protected: true })]) },
   },
   create_environment: { input: { project: 'shop', name: 'qa' }, expect: { environment: 'qa', protected: false } },
+  set_environment_protection: { input: { project: 'shop', environment: 'qa', protected: true }, expect: { environment: 'qa', protected: true, was: false } },
   list_members: { input: { project: 'shop' }, expect: { members: expect.arrayContaining([{ operator: 'vic', role: 'viewer' }]) } },
   set_member_role: { input: { project: 'shop', operator: 'temp', role: 'viewer' }, expect: { member: expect.objectContaining({ operator: 'temp', added: true }) } },
   remove_member: { input: { project: 'shop', operator: 'temp' }, expect: { removed: 'temp' } },
@@ -32,6 +33,7 @@ const HAPPY: Record<string, Happy> = {
   delete_secret: { input: { project: 'shop', environment: 'staging', name: 'API_KEY' }, expect: { deleted: 'API_KEY' } },
   list_documents: { input: { project: 'shop' }, expect: {} },
   read_document: { input: { project: 'shop', path: 'app.yaml' }, expect: {} },
+  list_revisions: { input: { project: 'shop', path: 'app.yaml' }, expect: { path: 'app.yaml', revisions: expect.any(Array) } },
   check_document: { input: { project: 'shop', environment: 'staging', path: 'app.yaml' }, expect: {} },
   write_document: { input: { project: 'shop', path: 'notes.yaml', text: 'note: hello\n' }, expect: {} },
   diff_document: { input: { project: 'shop', path: 'app.yaml', environment: 'staging' }, expect: {} },
@@ -64,9 +66,9 @@ const call = (who: string, tool: string, input: unknown) => {
 };
 
 describe('the tool matrix', () => {
-  it('has a happy path for every tool, and the catalogue holds the 22 tools of DESIGN.md §3', () => {
+  it('has a happy path for every tool, and the catalogue holds the 22 tools of DESIGN.md §3 plus list_revisions and set_environment_protection', () => {
     expect(CATALOGUE.map((t) => t.name).sort()).toEqual(Object.keys(HAPPY).sort());
-    expect(CATALOGUE).toHaveLength(22);
+    expect(CATALOGUE).toHaveLength(24);
   });
 
   it.each(Object.entries(HAPPY))('%s: runs for an admin', async (name, happy) => {

@@ -97,7 +97,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
 
   app.get(
     '/assistant/status',
-    { schema: { summary: 'Whether the assistant is set up, and when not, the sentence that says why', tags, response: { 200: statusSchema, ...errorResponses(401) } } },
+    { schema: { operationId: 'getAssistantStatus', summary: 'Whether the assistant is set up, and when not, the sentence that says why', tags, response: { 200: statusSchema, ...errorResponses(401) } } },
     async () => assistant.status(),
   );
 
@@ -105,6 +105,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
     '/assistant/threads',
     {
       schema: {
+        operationId: 'listThreads',
         summary: "This operator's threads, newest first, with their messages and proposals",
         tags,
         response: { 200: { type: 'array', items: threadSchema }, ...errorResponses(401) },
@@ -117,6 +118,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
     '/assistant/threads',
     {
       schema: {
+        operationId: 'openThread',
         summary: 'Open a thread on the panel’s project and environment, which fill in what the model leaves out',
         tags,
         body: {
@@ -136,7 +138,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
 
   app.get(
     '/assistant/threads/:id',
-    { schema: { summary: 'One conversation with its messages and proposals', tags, params: threadParams, response: { 200: threadSchema, ...errorResponses(401, 404) } } },
+    { schema: { operationId: 'getThread', summary: 'One conversation with its messages and proposals', tags, params: threadParams, response: { 200: threadSchema, ...errorResponses(401, 404) } } },
     async (request) => assistant.view(operatorOf(request), request.params.id),
   );
 
@@ -144,6 +146,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
     '/assistant/threads/:id',
     {
       schema: {
+        operationId: 'deleteThread',
         summary: 'Delete a thread, and forget every secret value parked for it',
         tags,
         params: threadParams,
@@ -160,6 +163,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
     '/assistant/threads/:id/messages',
     {
       schema: {
+        operationId: 'sendMessage',
         summary: 'Send a message and get the answer, with any changes the assistant proposes',
         tags,
         params: threadParams,
@@ -182,6 +186,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
     '/assistant/threads/:id/proposals/accept-all',
     {
       schema: {
+        operationId: 'acceptAllProposals',
         summary: 'Accept every waiting proposal of the newest answer, in order, stopping at the first that fails',
         tags,
         params: threadParams,
@@ -195,6 +200,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
     '/assistant/threads/:id/proposals/:proposal_id/accept',
     {
       schema: {
+        operationId: 'acceptProposal',
         summary: 'Accept one proposal, which carries out the change with your permissions',
         tags,
         params: proposalParams,
@@ -208,6 +214,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
     '/assistant/threads/:id/proposals/:proposal_id/reject',
     {
       schema: {
+        operationId: 'rejectProposal',
         summary: 'Reject one proposal. Nothing changes',
         tags,
         params: proposalParams,

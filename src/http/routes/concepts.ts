@@ -14,6 +14,7 @@ export const conceptRoutes: RoutePlugin<Record<never, never>> = async (app) => {
     '/concepts',
     {
       schema: {
+        operationId: 'listConcepts',
         summary: 'The concepts of the console, each with a title and a short explanation',
         tags: ['concepts'],
         response: {

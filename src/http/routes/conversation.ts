@@ -61,6 +61,7 @@ export const conversationRoutes: RoutePlugin<{ services: Services }> = async (ap
       config: CONVERSATION,
       bodyLimit: CONTEXT_BODY_LIMIT,
       schema: {
+        operationId: 'shareContext',
         summary: 'Share what the console shows with the conversation, or stop sharing with {"shared": false}',
         tags,
         params: threadParams,
@@ -108,6 +109,7 @@ export const conversationRoutes: RoutePlugin<{ services: Services }> = async (ap
     {
       config: CONVERSATION,
       schema: {
+        operationId: 'getContext',
         summary: 'What the conversation sees; with ?after=REV&wait=S, held until the revision passes REV',
         tags,
         params: threadParams,
@@ -136,6 +138,7 @@ export const conversationRoutes: RoutePlugin<{ services: Services }> = async (ap
     '/assistant/threads/:id/session-credential',
     {
       schema: {
+        operationId: 'createSessionCredential',
         summary: 'A credential (aion_ses_…, 12 hours) that serves this conversation on /mcp with your permissions',
         tags,
         params: threadParams,

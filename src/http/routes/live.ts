@@ -22,6 +22,7 @@ export const liveRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
     {
       config: { accepts: ['service'] },
       schema: {
+        operationId: 'getLiveDocument',
         summary: "A live document as JSON, secrets resolved (service tokens, for their token's environment only)",
         tags: ['live'],
         params: {

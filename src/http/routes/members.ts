@@ -26,6 +26,7 @@ export const memberRoutes: RoutePlugin<{ services: Services }> = async (app, { s
     '/projects/:project/members',
     {
       schema: {
+        operationId: 'listMembers',
         summary: "A project's members and their roles",
         tags: ['members'],
         params: projectParams,
@@ -42,6 +43,7 @@ export const memberRoutes: RoutePlugin<{ services: Services }> = async (app, { s
     '/projects/:project/members',
     {
       schema: {
+        operationId: 'addMember',
         summary: 'Add a member (201), or change the role of one (200) (admins)',
         tags: ['members'],
         params: projectParams,
@@ -67,6 +69,7 @@ export const memberRoutes: RoutePlugin<{ services: Services }> = async (app, { s
     '/projects/:project/members/:operator',
     {
       schema: {
+        operationId: 'setMemberRole',
         summary: "Add a member or change a member's role (admins)",
         tags: ['members'],
         params: memberParams,
@@ -89,6 +92,7 @@ export const memberRoutes: RoutePlugin<{ services: Services }> = async (app, { s
     '/projects/:project/members/:operator',
     {
       schema: {
+        operationId: 'removeMember',
         summary: 'Remove a member, never the last admin (admins)',
         tags: ['members'],
         params: memberParams,

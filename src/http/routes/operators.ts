@@ -1,5 +1,7 @@
-// Operators: owners create them, each with a first token handed back once.
-import { createOperator, OPERATOR_NAME_PATTERN } from '../../access/operators.js';
+// Operators: owners create them, each with a first token handed back once;
+// owners list them and disable one (history kept, every token refused).
+import type { FastifyRequest } from 'fastify';
+import { createOperator, disableOperator, listOperators, OPERATOR_NAME_PATTERN, type Operator } from '../../access/operators.js';
 import { mintToken } from '../../access/tokens.js';
 import { forbidden } from '../../errors.js';
 import type { Services } from '../../services.js';
@@ -7,11 +9,79 @@ import { operatorOf } from '../auth.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
 import { mintedTokenSchema } from './tokens.js';
 
+const operatorListingSchema = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    owner: { type: 'boolean' },
+    created_at: { type: 'string', format: 'date-time' },
+    last_used_at: { type: ['string', 'null'], format: 'date-time' },
+    disabled_at: { type: ['string', 'null'], format: 'date-time' },
+  },
+  required: ['name', 'owner', 'created_at', 'last_used_at', 'disabled_at'],
+  additionalProperties: false,
+} as const;
+
+function ownerOf(request: FastifyRequest, doing: string): Operator {
+  const caller = operatorOf(request);
+  if (!caller.owner) throw forbidden(`only owners can ${doing}; ask an owner of this instance`);
+  return caller;
+}
+
 export const operatorRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/operators',
+    {
+      schema: {
+        operationId: 'listOperators',
+        summary: 'Every operator, disabled ones included (owners only)',
+        tags: ['operators'],
+        response: { 200: { type: 'array', items: operatorListingSchema }, ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => {
+      ownerOf(request, 'list operators');
+      return listOperators(services.db);
+    },
+  );
+
+  app.post(
+    '/operators/:name/disable',
+    {
+      schema: {
+        operationId: 'disableOperator',
+        summary: "Disable an operator: every one of their tokens is refused at once; what they did stays (owners only)",
+        tags: ['operators'],
+        params: {
+          type: 'object',
+          properties: { name: { type: 'string', maxLength: 200 } },
+          required: ['name'],
+        },
+        response: { 200: operatorListingSchema, ...errorResponses(401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const caller = ownerOf(request, 'disable operators');
+      const { name } = request.params;
+      return disableOperator(services.db, services.changes, name, (tx) =>
+        services.audit.write(tx, {
+          operator: caller.name,
+          via: 'rest',
+          tool: 'operator:disable',
+          project: null,
+          environment: null,
+          outcome: 'ok',
+          input: { name },
+        }),
+      );
+    },
+  );
+
   app.post(
     '/operators',
     {
       schema: {
+        operationId: 'createOperator',
         summary: 'Create an operator with a first token (owners only)',
         tags: ['operators'],
         body: {
@@ -35,8 +105,7 @@ export const operatorRoutes: RoutePlugin<{ services: Services }> = async (app, {
       },
     },
     async (request, reply) => {
-      const caller = operatorOf(request);
-      if (!caller.owner) throw forbidden('only owners can create operators; ask an owner of this instance');
+      const caller = ownerOf(request, 'create operators');
       const { name, owner = false } = request.body;
       const created = await services.db.transaction(async (tx) => {
         const operator = await createOperator(tx, { name, owner });

@@ -40,6 +40,7 @@ export const projectRoutes: RoutePlugin<{ services: Services }> = async (app, { 
     '/projects',
     {
       schema: {
+        operationId: 'listProjects',
         summary: "The caller's projects, with their environments and the caller's role",
         tags: ['projects'],
         response: { 200: { type: 'array', items: projectSchema }, ...errorResponses(401) },
@@ -52,6 +53,7 @@ export const projectRoutes: RoutePlugin<{ services: Services }> = async (app, { 
     '/projects',
     {
       schema: {
+        operationId: 'createProject',
         summary: 'Create a project with staging and a protected production (owners only)',
         tags: ['projects'],
         body: createBody,
@@ -78,6 +80,7 @@ export const projectRoutes: RoutePlugin<{ services: Services }> = async (app, { 
     '/projects/:project',
     {
       schema: {
+        operationId: 'getProject',
         summary: "One project with its environments and the caller's role",
         tags: ['projects'],
         params: projectParams,

@@ -44,6 +44,7 @@ export const tokenRoutes: RoutePlugin<{ services: Services }> = async (app, { se
     '/tokens',
     {
       schema: {
+        operationId: 'listTokens',
         summary: "The caller's live tokens: name, created, last used (never the token)",
         tags: ['tokens'],
         response: { 200: { type: 'array', items: tokenListingSchema }, ...errorResponses(401) },
@@ -56,6 +57,7 @@ export const tokenRoutes: RoutePlugin<{ services: Services }> = async (app, { se
     '/tokens',
     {
       schema: {
+        operationId: 'createToken',
         summary: 'Mint a token for the caller, or (owners) a service token for one environment',
         tags: ['tokens'],
         body: {
@@ -106,6 +108,7 @@ export const tokenRoutes: RoutePlugin<{ services: Services }> = async (app, { se
     '/tokens/:id',
     {
       schema: {
+        operationId: 'revokeToken',
         summary: 'Revoke one of the caller’s tokens; it is refused from then on',
         tags: ['tokens'],
         params: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },

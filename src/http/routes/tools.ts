@@ -44,6 +44,7 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
       // that need one are then not allowed (a 200, as the spec has it).
       attachValidation: true,
       schema: {
+        operationId: 'listTools',
         summary: 'Every tool, with the permission it costs and whether this caller could run it where the query points',
         tags: ['assistant'],
         querystring: {
@@ -71,6 +72,7 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
     '/assistant/tools/:name',
     {
       schema: {
+        operationId: 'runTool',
         summary: 'Run one tool as the caller; the body is the tool input, verbatim',
         tags: ['assistant'],
         params: { type: 'object', properties: { name: { type: 'string', maxLength: 200 } }, required: ['name'] },

@@ -1,9 +1,11 @@
-// A project's documents: list, read, diff, check, write, delete.
+// A project's documents: list, read, list revisions, diff, check, write, delete.
 import {
   checkForEnvironment,
   deleteDocument,
+  diagnosticsByEnvironment,
   diffDocument,
   listDocuments,
+  listRevisions,
   readRevision,
   writeDocument,
 } from '../../domain/documents.js';
@@ -38,6 +40,27 @@ export const documentTools = [
     tag: 'read',
     scope: 'project',
     run: async ({ db, project }, input) => ({ project: project.slug, ...(await readRevision(db, project, input.path, input.revision)) }),
+  }),
+  withInput({
+    type: 'object',
+    properties: {
+      project: scopeProperties.project,
+      path: pathProperty,
+      limit: { type: 'integer', minimum: 1, maximum: 200, description: 'Default 50.' },
+      before: { ...revisionProperty, description: 'Only revisions older than this one (paging).' },
+    },
+    required: ['path'],
+    additionalProperties: false,
+  }).define({
+    name: 'list_revisions',
+    description: "A document's revisions, newest first: number, author, time, size in bytes and message.",
+    permission: 'project:read',
+    tag: 'read',
+    scope: 'project',
+    run: async ({ db, project }, input) => ({
+      project: project.slug,
+      ...(await listRevisions(db, project, input.path, { limit: input.limit ?? 50, before: input.before })),
+    }),
   }),
   withInput({
     type: 'object',
@@ -99,7 +122,7 @@ export const documentTools = [
   }).define({
     name: 'write_document',
     description:
-      'Save text as a new revision of a document, creating it if new. Refused when base_revision is not the current revision. Returns the new revision.',
+      "Save text as a new revision of a document, creating it if new. Refused when base_revision is not the current revision. Returns the new revision and each environment's diagnostics (saved even when there are some).",
     permission: 'document:write',
     tag: 'write',
     // Documents and secrets are not what the project directory holds.
@@ -117,6 +140,7 @@ export const documentTools = [
     run: async ({ db, project, operator }, input) => ({
       project: project.slug,
       ...(await writeDocument(db, project, operator, input)),
+      diagnostics: await diagnosticsByEnvironment(db, project, input.path, input.text),
     }),
   }),
   withInput({

@@ -1,7 +1,7 @@
-// A project's environments and members.
+// A project's environments (and their protection) and members.
 import { listMembers, removeMember, setMemberRole } from '../../access/memberships.js';
 import { OPERATOR_NAME_PATTERN } from '../../access/operators.js';
-import { createEnvironment, ENVIRONMENT_NAME_PATTERN } from '../../domain/projects.js';
+import { createEnvironment, ENVIRONMENT_NAME_PATTERN, setEnvironmentProtection } from '../../domain/projects.js';
 import { ROLES } from '../../store/schema.js';
 import { scopeProperties, withInput } from '../types.js';
 
@@ -49,6 +49,23 @@ export const projectTools = [
       const created = await createEnvironment(db, project, { name: input.name, protected: input.protected ?? false });
       return { project: project.slug, environment: created.name, protected: created.protected };
     },
+  }),
+  withInput({
+    type: 'object',
+    properties: { project: scopeProperties.project, environment: scopeProperties.environment, protected: { type: 'boolean' } },
+    required: ['protected'],
+    additionalProperties: false,
+  }).define({
+    name: 'set_environment_protection',
+    description: 'Protect an environment (only operators and admins may deploy or set secrets there) or unprotect it.',
+    permission: 'environment:manage',
+    tag: 'write',
+    scope: 'environment',
+    rows: (input) => [{ k: 'protected', v: input.protected ? 'yes' : 'no' }],
+    run: async ({ db, project, environment }, input) => ({
+      project: project.slug,
+      ...(await setEnvironmentProtection(db, environment, input.protected)),
+    }),
   }),
   withInput(projectOnly).define({
     name: 'list_members',

@@ -1,0 +1,70 @@
+// What /metrics says happened, beyond HTTP (http/metrics.ts): tool runs,
+// proposal decisions, turns, deployments. Every label is bounded: tool names
+// come from the catalogue, vias and outcomes are enums, models are the
+// configured provider, environments are names (the same few in every project),
+// never a project, an operator or an id.
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { ToolRun } from './tools/executor.js';
+
+export type ProposalDecision = 'accepted' | 'failed' | 'rejected';
+
+/** The tools whose successful run is a deployment of that kind. */
+const DEPLOYING = new Map<string, 'deploy' | 'rollback'>([
+  ['deploy', 'deploy'],
+  ['rollback', 'rollback'],
+]);
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly toolRuns = new Counter({
+    name: 'aion_tool_runs_total',
+    help: 'Tool runs by tool, outcome (ok, error, refused) and via',
+    labelNames: ['tool', 'outcome', 'via'],
+    registers: [this.registry],
+  });
+  private readonly toolDurations = new Histogram({
+    name: 'aion_tool_run_duration_seconds',
+    help: 'Tool run durations by tool, from the call to its audit entry',
+    labelNames: ['tool'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+    registers: [this.registry],
+  });
+  private readonly proposals = new Counter({
+    name: 'aion_proposals_decided_total',
+    help: 'Proposals decided, by outcome (accepted, failed: accepted but the tool failed, rejected)',
+    labelNames: ['outcome'],
+    registers: [this.registry],
+  });
+  private readonly turns = new Histogram({
+    name: 'aion_turn_duration_seconds',
+    help: 'Assistant turns by model and outcome (ok, or the kind of failure), with their durations',
+    labelNames: ['model', 'outcome'],
+    buckets: [0.01, 0.05, 0.25, 1, 2.5, 5, 10, 30, 60, 120],
+    registers: [this.registry],
+  });
+  private readonly deployments = new Counter({
+    name: 'aion_deployments_total',
+    help: 'Deployments by environment name and kind (deploy, rollback)',
+    labelNames: ['environment', 'kind'],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  toolRan(run: ToolRun): void {
+    this.toolRuns.inc({ tool: run.tool, outcome: run.outcome, via: run.via });
+    this.toolDurations.observe({ tool: run.tool }, run.seconds);
+    const kind = DEPLOYING.get(run.tool);
+    if (kind && run.outcome === 'ok' && run.environment) this.deployments.inc({ environment: run.environment, kind });
+  }
+
+  proposalDecided(outcome: ProposalDecision): void {
+    this.proposals.inc({ outcome });
+  }
+
+  turnEnded(model: string, outcome: string, seconds: number): void {
+    this.turns.observe({ model, outcome }, seconds);
+  }
+}
