@@ -8,6 +8,7 @@ import { CONVERSATION_TOOLS } from './conversation/tools.js';
 import { Authenticator } from './access/tokens.js';
 import { AuditLog } from './domain/audit.js';
 import { ProjectDirectory } from './domain/project-directory.js';
+import { checkInstanceKey } from './domain/instance-key.js';
 import { SecretBox } from './domain/secret-box.js';
 import { Changes } from './store/changes.js';
 import type { Db, Store } from './store/db.js';
@@ -52,6 +53,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
   const projects = new ProjectDirectory(db, changes);
   const audit = new AuditLog(db, (err) => log.error({ err }, 'audit entries could not be written'));
   const secretBox = await SecretBox.load(config);
+  await checkInstanceKey(db, secretBox);
   const contexts = new ConversationContexts(db, changes);
   const executor = new Executor([...CATALOGUE, ...CONVERSATION_TOOLS], {
     db,
