@@ -2,7 +2,7 @@
 import { countOperators, createOperator } from './access/operators.js';
 import { mintToken } from './access/tokens.js';
 import { ConfigError, type Config } from './config.js';
-import { seedDemo, demoTokensFile } from './demo.js';
+import { demoAlreadySeeded, seedDemo, demoTokensFile } from './demo.js';
 import type { Services } from './services.js';
 
 const ADMIN_TOKEN_SHAPE = /^[\x21-\x7e]{20,256}$/;
@@ -20,7 +20,10 @@ export async function bootstrap(
   print: (line: string) => void,
 ): Promise<void> {
   await services.store.exclusive(async () => {
-    if ((await countOperators(services.db)) > 0) return;
+    if ((await countOperators(services.db)) > 0) {
+      if (config.demo) print(await demoAlreadySeeded(config.dataDir));
+      return;
+    }
     const minted = await services.db.transaction(async (tx) => {
       const admin = await createOperator(tx, { name: 'admin', owner: true });
       return mintToken(tx, {
@@ -32,8 +35,8 @@ export async function bootstrap(
     });
     if (!config.adminToken) print(`admin token (shown once, keep it): ${minted.token}`);
     if (config.demo) {
-      const tokens = await seedDemo(services, config.dataDir);
-      for (const [name, token] of Object.entries(tokens)) print(`demo token for ${name}: ${token}`);
+      const tokens = await seedDemo(services, config.dataDir, { admin: minted.token });
+      for (const [name, token] of Object.entries(tokens)) if (name !== 'admin') print(`demo token for ${name}: ${token}`);
       print(`demo tokens written to ${demoTokensFile(config.dataDir)}`);
     }
   });

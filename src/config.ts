@@ -33,26 +33,49 @@ export interface ServeFlags {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** A setting or the command line is wrong: one sentence, exit status 2 (a usage error). */
 export class ConfigError extends Error {}
+
+/** The settings are well-formed but the world refuses (a busy port, no such database): one sentence, exit status 1. */
+export class StartError extends Error {}
+
+/** The defaults of `ops serve`'s flags, shown by `ops serve --help`. */
+export const SERVE_DEFAULTS = { host: '127.0.0.1', port: '8080', data: '.aion' } as const;
+const DEFAULTS = { anthropicModel: 'claude-sonnet-4-5', assistantRate: '30/5m', contextTokens: '60000', logLevel: 'info' } as const;
+
+/** What `ops serve` reads from the environment besides its flags' own variables; `ops serve --help` lists them. */
+export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: string])[] = [
+  ['DATABASE_URL', 'PostgreSQL instead of the embedded store'],
+  ['AION_ADMIN_TOKEN', 'on an empty store, the token of the owner admin (else one is printed once)'],
+  ['AION_SECRET_KEY', 'the instance key for secrets, 32 bytes in base64 (default: generated into the data folder)'],
+  ['AION_MODEL', 'the assistant\'s model: anthropic or fake (default: anthropic with ANTHROPIC_API_KEY, fake under --demo)'],
+  ['ANTHROPIC_API_KEY', 'key for the anthropic model'],
+  ['AION_ANTHROPIC_MODEL', `which Claude model to call (default: ${DEFAULTS.anthropicModel})`],
+  ['ANTHROPIC_BASE_URL', 'where the Anthropic API is'],
+  ['AION_ASSISTANT_RATE', `assistant messages per operator per window (default: ${DEFAULTS.assistantRate})`],
+  ['AION_CONTEXT_TOKENS', `history budget of a turn (default: ${DEFAULTS.contextTokens})`],
+  ['AION_METRICS_TOKEN', 'bearer token that opens /metrics beyond loopback'],
+  ['AION_LOG_LEVEL', `pino log level, logs on stderr (default: ${DEFAULTS.logLevel})`],
+];
 
 export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Config {
   const demo = flags.demo ?? false;
   return {
-    host: flags.host ?? env.AION_HOST ?? '127.0.0.1',
-    port: parsePort(flags.port ?? env.AION_PORT ?? '8080'),
-    dataDir: path.resolve(flags.data ?? env.AION_DATA ?? '.aion'),
+    host: flags.host ?? env.AION_HOST ?? SERVE_DEFAULTS.host,
+    port: parsePort(flags.port ?? env.AION_PORT ?? SERVE_DEFAULTS.port),
+    dataDir: path.resolve(flags.data ?? env.AION_DATA ?? SERVE_DEFAULTS.data),
     databaseUrl: nonEmpty(env.DATABASE_URL),
     demo,
     adminToken: nonEmpty(env.AION_ADMIN_TOKEN),
     secretKey: nonEmpty(env.AION_SECRET_KEY),
     model: parseModel(env, demo),
     anthropicApiKey: nonEmpty(env.ANTHROPIC_API_KEY),
-    anthropicModel: nonEmpty(env.AION_ANTHROPIC_MODEL) ?? 'claude-sonnet-4-5',
+    anthropicModel: nonEmpty(env.AION_ANTHROPIC_MODEL) ?? DEFAULTS.anthropicModel,
     anthropicBaseUrl: nonEmpty(env.ANTHROPIC_BASE_URL),
-    assistantRate: parseRate(env.AION_ASSISTANT_RATE ?? '30/5m'),
-    contextTokens: parsePositiveInt('AION_CONTEXT_TOKENS', env.AION_CONTEXT_TOKENS ?? '60000'),
+    assistantRate: parseRate(env.AION_ASSISTANT_RATE ?? DEFAULTS.assistantRate),
+    contextTokens: parsePositiveInt('AION_CONTEXT_TOKENS', env.AION_CONTEXT_TOKENS ?? DEFAULTS.contextTokens),
     metricsToken: nonEmpty(env.AION_METRICS_TOKEN),
-    logLevel: nonEmpty(env.AION_LOG_LEVEL) ?? 'info',
+    logLevel: nonEmpty(env.AION_LOG_LEVEL) ?? DEFAULTS.logLevel,
   };
 }
 

@@ -1,7 +1,7 @@
 // The demo: what `ops serve --demo` seeds into an empty store, so a newcomer
 // has a project, four operators with four roles, and tokens to try them with.
 // It runs the same tools an operator would, through the executor.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createOperator, type Operator } from './access/operators.js';
 import { mintToken } from './access/tokens.js';
@@ -21,9 +21,28 @@ export function demoTokensFile(dataDir: string): string {
   return path.join(dataDir, 'demo-tokens.json');
 }
 
-/** Seeds the demo and returns each demo operator's token by name. */
-export async function seedDemo(services: Services, dataDir: string): Promise<Record<string, string>> {
-  const tokens: Record<string, string> = {};
+/** What `--demo` says on a store that is not empty: it seeds nothing, and where the tokens are. */
+export async function demoAlreadySeeded(dataDir: string): Promise<string> {
+  const file = demoTokensFile(dataDir);
+  const found = await access(file).then(
+    () => true,
+    () => false,
+  );
+  return found
+    ? `the store is not empty, so --demo seeded nothing; the demo tokens are in ${file}`
+    : `the store is not empty, so --demo seeded nothing; its demo tokens are in the demo-tokens.json of the data folder that first seeded it`;
+}
+
+/**
+ * Seeds the demo and returns each demo operator's token by name, with
+ * `alsoWrite` (the owner admin's token) written beside them to demo-tokens.json.
+ */
+export async function seedDemo(
+  services: Services,
+  dataDir: string,
+  alsoWrite: Record<string, string>,
+): Promise<Record<string, string>> {
+  const tokens: Record<string, string> = { ...alsoWrite };
   let ada: Operator | null = null;
   await services.db.transaction(async (tx) => {
     for (const spec of DEMO_OPERATORS) {

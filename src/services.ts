@@ -9,6 +9,7 @@ import { Authenticator } from './access/tokens.js';
 import { AuditLog } from './domain/audit.js';
 import { LiveBodies } from './domain/live-bodies.js';
 import { ProjectDirectory } from './domain/project-directory.js';
+import { checkInstanceKey } from './domain/instance-key.js';
 import { SecretBox } from './domain/secret-box.js';
 import { Metrics } from './metrics.js';
 import { Changes } from './store/changes.js';
@@ -59,6 +60,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
   const projects = new ProjectDirectory(db, changes);
   const audit = new AuditLog(db, (err) => log.error({ err }, 'audit entries could not be written'));
   const secretBox = await SecretBox.load(config);
+  await checkInstanceKey(db, secretBox);
   const contexts = new ConversationContexts(db, changes);
   const metrics = new Metrics();
   const executor = new Executor([...CATALOGUE, ...CONVERSATION_TOOLS], {

@@ -1,8 +1,10 @@
-// `ops serve`: open the store, bootstrap it, serve HTTP until a signal.
+// `ops serve`: open the store, take the port, bootstrap the store, serve HTTP
+// until a signal. The port is taken before the bootstrap, so a first start
+// that cannot listen never mints an owner token nobody saw.
 import type { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { bootstrap, checkAdminToken } from '../bootstrap.js';
-import type { Config } from '../config.js';
+import { ConfigError, StartError, type Config } from '../config.js';
 import { buildApp } from '../http/app.js';
 import type { Services } from '../services.js';
 import { openStore, type Store } from '../store/db.js';
@@ -31,8 +33,14 @@ export async function startServer(
   const store = await openStore(config);
   try {
     const { app, services } = await buildApp({ store, config, ...(logStream ? { logStream } : {}) });
-    await bootstrap(services, config, print);
-    const address = await app.listen({ host: config.host, port: config.port, backlog: LISTEN_BACKLOG });
+    let address: string;
+    try {
+      address = await app.listen({ host: config.host, port: config.port, backlog: LISTEN_BACKLOG });
+      await bootstrap(services, config, print);
+    } catch (error) {
+      await app.close();
+      throw listenError(error, config);
+    }
     const port = new URL(address).port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${host}:${port}`;
@@ -49,6 +57,22 @@ export async function startServer(
   } catch (error) {
     await store.close();
     throw error;
+  }
+}
+
+/** Why the server cannot listen, in one sentence; other errors pass through. */
+function listenError(error: unknown, config: Pick<Config, 'host' | 'port'>): unknown {
+  const where = `port ${config.port} on ${config.host}`;
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return new StartError(`${where} is in use; stop what is listening there, or pick another --port`);
+    case 'EACCES':
+      return new StartError(`${where} needs privileges this user lacks; pick a port above 1023 with --port`);
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return new ConfigError(`cannot listen on ${config.host}: this machine has no such address; check --host`);
+    default:
+      return error;
   }
 }
 

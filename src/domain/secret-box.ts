@@ -9,13 +9,26 @@ import { ConfigError } from '../config.js';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
+/** The embedded store's key file, made on first use when AION_SECRET_KEY is not set. */
+export function keyFile(dataDir: string): string {
+  return path.join(dataDir, 'secret.key');
+}
+
 export class SecretBox {
-  private constructor(private readonly key: Buffer) {}
+  private constructor(
+    private readonly key: Buffer,
+    /** Where the key came from, for sentences: AION_SECRET_KEY or the key file. */
+    readonly source: string,
+  ) {}
 
   static fromBase64(text: string, source: string): SecretBox {
     const key = Buffer.from(text.trim(), 'base64');
     if (key.length !== 32) throw new ConfigError(`${source} must be 32 bytes in base64 (openssl rand -base64 32)`);
-    return new SecretBox(key);
+    return new SecretBox(key, source);
+  }
+
+  static generate(source: string): SecretBox {
+    return new SecretBox(randomBytes(32), source);
   }
 
   /**
@@ -28,16 +41,31 @@ export class SecretBox {
     if (options.databaseUrl) {
       throw new ConfigError('AION_SECRET_KEY is required with DATABASE_URL; make one with: openssl rand -base64 32');
     }
-    const file = path.join(options.dataDir, 'secret.key');
+    const file = keyFile(options.dataDir);
     try {
       return SecretBox.fromBase64(await readFile(file, 'utf8'), file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    const key = randomBytes(32);
+    const box = SecretBox.generate(file);
     // `wx`: never overwrite a key that appeared meanwhile.
-    await writeFile(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
-    return new SecretBox(key);
+    await writeFile(file, box.exported(), { mode: 0o600, flag: 'wx' });
+    return box;
+  }
+
+  /** The key in base64 with a newline, as the key file and AION_SECRET_KEY hold it. */
+  exported(): string {
+    return this.key.toString('base64') + '\n';
+  }
+
+  /** Whether `sealed` was sealed under this key. */
+  opens(sealed: string): boolean {
+    try {
+      this.open(sealed);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   seal(value: string): string {

@@ -13,6 +13,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { dataFolderError, postgresStartError } from './errors.js';
 import { lockFolder } from './folder-lock.js';
 import * as schema from './schema.js';
 
@@ -39,30 +40,38 @@ export interface Store {
 // Two levels below the package root, from src/store and from dist/store alike.
 const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../src/store/migrations', import.meta.url));
 
+// A console's store is small: 16 MB of shared buffers (PostgreSQL's default is
+// 128 MB) keeps the embedded server's memory near the §11 budget.
+export const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers=16MB'] };
+
 /** Where the embedded store keeps its PostgreSQL files inside the data folder. */
 export function pgliteFolder(dataDir: string): string {
   return path.join(dataDir, 'pgdata');
 }
 
+/** Opens and migrates the store; a store that cannot be used is a StartError or ConfigError with a sentence. */
 export async function openStore(options: { dataDir: string; databaseUrl: string | null }): Promise<Store> {
   const store = options.databaseUrl
     ? openPostgres(options.databaseUrl)
-    : await openPglite(pgliteFolder(options.dataDir));
+    : await openPglite(options.dataDir);
   try {
     await store.exclusive(() => store.migrate());
   } catch (error) {
     await store.close();
-    throw error;
+    throw options.databaseUrl ? postgresStartError(error, options.databaseUrl) : error;
   }
   return store;
 }
 
-async function openPglite(folder: string): Promise<Store & { migrate(): Promise<void> }> {
-  await mkdir(folder, { recursive: true });
-  const unlock = await lockFolder(folder);
-  // A console's store is small: 16 MB of shared buffers (PostgreSQL's default is
-  // 128 MB) keeps the embedded server's memory near the §11 budget.
-  const client = await PGlite.create({ dataDir: folder, postgresqlconf: ['shared_buffers=16MB'] }).catch(async (error: unknown) => {
+async function openPglite(dataDir: string): Promise<Store & { migrate(): Promise<void> }> {
+  const folder = pgliteFolder(dataDir);
+  await mkdir(folder, { recursive: true }).catch((error: unknown) => {
+    throw dataFolderError(error, dataDir);
+  });
+  const unlock = await lockFolder(folder).catch((error: unknown) => {
+    throw dataFolderError(error, dataDir);
+  });
+  const client = await PGlite.create({ dataDir: folder, ...PGLITE_OPTIONS }).catch(async (error: unknown) => {
     await unlock();
     throw error;
   });

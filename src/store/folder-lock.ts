@@ -3,7 +3,7 @@
 // server out; one left by a process that is gone is taken over.
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError } from '../config.js';
+import { StartError } from '../config.js';
 
 export async function lockFolder(folder: string): Promise<() => Promise<void>> {
   const file = path.join(folder, 'aion.lock');
@@ -16,7 +16,7 @@ export async function lockFolder(folder: string): Promise<() => Promise<void>> {
     }
     const owner = Number((await readFile(file, 'utf8').catch(() => '')).trim());
     if (owner && owner !== process.pid && isAlive(owner)) {
-      throw new ConfigError(`another process (pid ${owner}) is using the store in ${folder}; stop it first, or pick another --data`);
+      throw new StartError(`another process (pid ${owner}) is using the store in ${folder}; stop it first, or pick another --data`);
     }
     await rm(file, { force: true });
   }

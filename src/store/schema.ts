@@ -326,3 +326,12 @@ export const threadContexts = pgTable('thread_contexts', {
   revision: integer('revision').notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Facts about this instance, by name. `key_check`: a known text sealed under
+ * the instance key, so a server started with another key is refused at start.
+ */
+export const instanceFacts = pgTable('instance_facts', {
+  name: text('name').primaryKey(),
+  value: text('value').notNull(),
+});

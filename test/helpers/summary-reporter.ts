@@ -1,5 +1,6 @@
 // Ends the run with one plain line, `tests: N passed, N failed, N skipped`,
-// which CI reads as the runner's summary.
+// which CI reads as the runner's summary; before it, why the PostgreSQL half
+// did not run, when it did not.
 import type { Reporter, SerializedError, TestModule } from 'vitest/node';
 
 export default class SummaryReporter implements Reporter {
@@ -17,6 +18,12 @@ export default class SummaryReporter implements Reporter {
         else if (state === 'failed') failed++;
         else skipped++;
       }
+    }
+    if (!process.env.AION_TEST_DATABASE_URL) {
+      process.stdout.write(
+        '\nPostgreSQL tests skipped: AION_TEST_DATABASE_URL is not set. To run them, point it at a server the suite may create databases on:\n' +
+          '  AION_TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm test\n',
+      );
     }
     process.stdout.write(`\ntests: ${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
