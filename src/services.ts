@@ -2,6 +2,7 @@
 // HTTP routes, the assistant and MCP.
 import { Assistant, notConfiguredSentence } from './assistant/assistant.js';
 import { createProvider } from './assistant/providers/index.js';
+import { UsageMeter } from './assistant/usage.js';
 import type { Config } from './config.js';
 import { ConversationContexts } from './conversation/context.js';
 import { CONVERSATION_TOOLS } from './conversation/tools.js';
@@ -25,6 +26,8 @@ export interface Services {
   executor: Executor;
   assistant: Assistant;
   contexts: ConversationContexts;
+  /** What this server's model calls cost, by model. */
+  usage: UsageMeter;
   /** Writes what is queued (the audit of reads); the store stays open. */
   drain(): Promise<void>;
 }
@@ -53,6 +56,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
   const audit = new AuditLog(db, (err) => log.error({ err }, 'audit entries could not be written'));
   const secretBox = await SecretBox.load(config);
   const contexts = new ConversationContexts(db, changes);
+  const usage = new UsageMeter();
   const executor = new Executor([...CATALOGUE, ...CONVERSATION_TOOLS], {
     db,
     changes,
@@ -71,6 +75,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     notConfigured: notConfiguredSentence(config),
     rate: config.assistantRate,
     contextTokens: config.contextTokens,
+    usage,
   });
   return {
     store,
@@ -83,6 +88,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     executor,
     assistant,
     contexts,
+    usage,
     drain: () => audit.flush(),
   };
 }

@@ -9,6 +9,7 @@ import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import type { Executor } from '../tools/executor.js';
 import type { ModelProvider } from './providers/types.js';
+import type { UsageMeter } from './usage.js';
 
 export interface AssistantDeps {
   db: Db;
@@ -24,4 +25,6 @@ export interface AssistantDeps {
   notConfigured: string;
   rate: Config['assistantRate'];
   contextTokens: number;
+  /** What the model calls of this server cost, for /metrics. */
+  usage: UsageMeter;
 }

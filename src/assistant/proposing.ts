@@ -7,7 +7,9 @@ import type { Db } from '../store/db.js';
 import { messages, proposals, threads } from '../store/schema.js';
 import type { Prepared } from '../tools/executor.js';
 import type { ProposalRow } from '../tools/types.js';
+import type { ModelUsage } from './providers/types.js';
 import type { ThreadRecord } from './threads.js';
+import { storeUsage } from './usage.js';
 
 export interface PendingProposal {
   id: string;
@@ -56,11 +58,11 @@ function proposalTitle(tool: string, input: Record<string, unknown>, environment
   return `${tool.replaceAll('_', ' ')}${object ? ` ${object}` : ''}${where}`;
 }
 
-/** Stores an answer with its proposals in one transaction, and ends the turn that made it. */
+/** Stores an answer with its proposals and what its model calls cost in one transaction, and ends the turn that made it. */
 export async function storeAnswer(
   db: Db,
   thread: ThreadRecord,
-  answer: { text: string; blocks: unknown; stopReason: string | null },
+  answer: { text: string; blocks: unknown; stopReason: string | null; usage?: readonly ModelUsage[] },
   pending: PendingProposal[],
 ): Promise<void> {
   await db.transaction(async (tx) => {
@@ -69,6 +71,7 @@ export async function storeAnswer(
       .values({ threadId: thread.id, role: 'assistant', text: answer.text, blocks: answer.blocks, stopReason: answer.stopReason })
       .returning({ id: messages.id });
     if (!stored) throw new Error('answer insert returned no row');
+    await storeUsage(tx, thread.id, stored.id, answer.usage ?? []);
     if (pending.length > 0) {
       await tx.insert(proposals).values(
         pending.map((p, position) => ({

@@ -12,7 +12,7 @@ import type { AssistantDeps } from './deps.js';
 import { parkSecrets } from './parking.js';
 import { pendingProposal, proposedResult, storeAnswer, type PendingProposal } from './proposing.js';
 import { historyOf, systemPrompt, type StoredMessage } from './prompt.js';
-import { trimHistory } from './providers/history.js';
+import { estimateTokens, trimHistory } from './providers/history.js';
 import {
   ProviderError,
   type ModelMessage,
@@ -22,6 +22,7 @@ import {
 } from './providers/types.js';
 import { countMessage } from './rate.js';
 import { findThread, proposalView, type ThreadRecord } from './threads.js';
+import { storeUsage, TurnUsage } from './usage.js';
 
 const MAX_MODEL_CALLS = 8;
 /** A turn claim older than this was left by a server that died mid-turn. */
@@ -32,11 +33,13 @@ const MAX_RESULT_CHARS = 50_000;
 export async function runTurn(deps: AssistantDeps, operator: Operator, threadId: string, text: string): Promise<void> {
   const thread = await findThread(deps.db, operator, threadId);
   await claimTurn(deps.db, thread);
+  const usage = new TurnUsage(deps.usage);
   try {
     const provider = await storeMessage(deps, operator, thread, text);
-    await converse(deps, provider, operator, thread);
+    await converse(deps, provider, operator, thread, usage);
   } catch (error) {
-    // The answer's transaction ends the turn; anything short of it ends it here.
+    // The answer's transaction ends the turn and stores what it cost; anything short of it does both here.
+    await storeUsage(deps.db, thread.id, null, usage.calls);
     await deps.db.update(threads).set({ turnStartedAt: null }).where(eq(threads.id, thread.id));
     throw error;
   }
@@ -101,7 +104,7 @@ function titleOf(text: string): string {
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
-async function converse(deps: AssistantDeps, provider: ModelProvider, operator: Operator, thread: ThreadRecord): Promise<void> {
+async function converse(deps: AssistantDeps, provider: ModelProvider, operator: Operator, thread: ThreadRecord, usage: TurnUsage): Promise<void> {
   const project = thread.project ? await deps.projects.find(operator, thread.project) : null;
   const environment = project?.environments.find((e) => e.name === thread.environment) ?? null;
   // The conversation tools come along when the operator shares their console with the thread.
@@ -132,11 +135,14 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
   for (let call = 1; call <= MAX_MODEL_CALLS; call++) {
     let response;
     try {
-      response = await provider.complete({ system, tools, messages: trimHistory([...history, ...exchange], deps.contextTokens) });
+      // The system prompt and the tools count against the budget too: the whole input stays within it.
+      const messages = trimHistory([...history, ...exchange], deps.contextTokens - estimateTokens({ system, tools }));
+      response = await provider.complete({ system, tools, messages });
     } catch (error) {
       if (error instanceof ProviderError) throw unavailable(`${error.message}; your message is kept, send another to try again`);
       throw error;
     }
+    usage.add(response.usage);
     exchange.push({ role: 'assistant', content: response.content });
     stopReason = response.stop_reason;
     const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
@@ -150,7 +156,7 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
     .flatMap((m) => (m.role === 'assistant' ? m.content : []))
     .flatMap((b) => (b.type === 'text' && b.text.trim() !== '' ? [b.text] : []))
     .join('\n\n');
-  await storeAnswer(deps.db, thread, { text, blocks: exchange, stopReason }, pending);
+  await storeAnswer(deps.db, thread, { text, blocks: exchange, stopReason, usage: usage.calls }, pending);
 }
 
 /** A read runs now; a write becomes a proposal; a refusal goes back to the model as it is. */

@@ -85,7 +85,7 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
     void reply.header('x-request-id', request.id);
   });
 
-  const metrics = instrument(app, services.changes);
+  const metrics = instrument(app, services.changes, services.usage);
 
   await app.register(swagger, {
     openapi: {

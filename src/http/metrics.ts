@@ -1,10 +1,12 @@
 // What /metrics serves: the process's own figures, request durations by
-// route and status, and the requests held open waiting for a change.
+// route and status, the requests held open waiting for a change, and the
+// model's calls and tokens by model and kind.
 import type { FastifyInstance } from 'fastify';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { TOKEN_KINDS, type UsageMeter } from '../assistant/usage.js';
 import type { Changes } from '../store/changes.js';
 
-export function instrument(app: FastifyInstance, changes: Changes): Registry {
+export function instrument(app: FastifyInstance, changes: Changes, usage: UsageMeter): Registry {
   const metrics = new Registry();
   collectDefaultMetrics({ register: metrics });
   const durations = new Histogram({
@@ -20,6 +22,27 @@ export function instrument(app: FastifyInstance, changes: Changes): Registry {
     registers: [metrics],
     collect() {
       this.set(changes.waiting);
+    },
+  });
+  // The meter keeps the totals; each scrape copies them (a counter cannot be set).
+  new Counter({
+    name: 'aion_model_calls_total',
+    help: 'Model calls answered, by model',
+    labelNames: ['model'],
+    registers: [metrics],
+    collect() {
+      this.reset();
+      for (const [model, totals] of usage.models()) this.inc({ model }, totals.calls);
+    },
+  });
+  new Counter({
+    name: 'aion_model_tokens_total',
+    help: 'Tokens of model calls as the API reported them, by model and kind (input, output, cache_write, cache_read)',
+    labelNames: ['model', 'kind'],
+    registers: [metrics],
+    collect() {
+      this.reset();
+      for (const [model, totals] of usage.models()) for (const kind of TOKEN_KINDS) this.inc({ model, kind }, totals[kind]);
     },
   });
   app.addHook('onResponse', async (request, reply) => {
