@@ -68,9 +68,14 @@ function usageOf(message: Anthropic.Message): ModelUsage {
   const { usage } = message;
   return {
     model: message.model,
-    input_tokens: usage.input_tokens,
-    output_tokens: usage.output_tokens,
-    cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
-    cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+    input_tokens: tokens(usage.input_tokens),
+    output_tokens: tokens(usage.output_tokens),
+    cache_creation_input_tokens: tokens(usage.cache_creation_input_tokens),
+    cache_read_input_tokens: tokens(usage.cache_read_input_tokens),
   };
+}
+
+/** A count as the store and /metrics take it; an API that reports none (or nonsense) reports 0. */
+function tokens(count: number | null): number {
+  return Number.isSafeInteger(count) && count !== null && count > 0 ? count : 0;
 }
