@@ -2,6 +2,7 @@
 // HTTP routes, the assistant and MCP.
 import { Assistant, notConfiguredSentence } from './assistant/assistant.js';
 import { createProvider } from './assistant/providers/index.js';
+import { UsageMeter } from './assistant/usage.js';
 import type { Config } from './config.js';
 import { ConversationContexts } from './conversation/context.js';
 import { CONVERSATION_TOOLS } from './conversation/tools.js';
@@ -31,6 +32,8 @@ export interface Services {
   assistant: Assistant;
   contexts: ConversationContexts;
   metrics: Metrics;
+  /** What this server's model calls cost, by model. */
+  usage: UsageMeter;
   /** Writes what is queued (the audit of reads); the store stays open. */
   drain(): Promise<void>;
 }
@@ -63,6 +66,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
   await checkInstanceKey(db, secretBox);
   const contexts = new ConversationContexts(db, changes);
   const metrics = new Metrics();
+  const usage = new UsageMeter();
   const executor = new Executor([...CATALOGUE, ...CONVERSATION_TOOLS], {
     db,
     changes,
@@ -87,6 +91,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     rate: config.assistantRate,
     contextTokens: config.contextTokens,
     metrics,
+    usage,
   });
   return {
     store,
@@ -101,6 +106,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     assistant,
     contexts,
     metrics,
+    usage,
     drain: () => audit.flush(),
   };
 }

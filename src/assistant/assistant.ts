@@ -8,6 +8,7 @@ import type { AssistantDeps } from './deps.js';
 import { acceptAll, acceptProposal, rejectProposal } from './proposals.js';
 import { runTurn } from './turn.js';
 import { deleteThread, describeThread, findThread, listThreads, openThread, type OpenThread } from './threads.js';
+import { threadUsage, type UsageTotals } from './usage.js';
 import type { ThreadView } from './views.js';
 
 export interface AssistantStatus {
@@ -58,6 +59,11 @@ export class Assistant {
       outcome: 'ok',
       input: { id: thread.id },
     });
+  }
+
+  /** What the model calls of the operator's thread cost, failed turns included. */
+  async usage(operator: Operator, threadId: string): Promise<UsageTotals> {
+    return threadUsage(this.deps.db, (await findThread(this.deps.db, operator, threadId)).id);
   }
 
   async send(operator: Operator, threadId: string, text: string): Promise<ThreadView> {

@@ -6,7 +6,9 @@ import type { Db } from '../store/db.js';
 import { messages, proposals, threads } from '../store/schema.js';
 import type { ProposedWrite } from '../tools/executor.js';
 import type { ProposalRow } from '../tools/types.js';
+import type { ModelUsage } from './providers/types.js';
 import type { ThreadRecord } from './threads.js';
+import { storeUsage } from './usage.js';
 
 export interface PendingProposal {
   /** Made here when the model must be told it before the answer is stored; else the store makes it. */
@@ -61,14 +63,15 @@ function proposalTitle(tool: string, input: Record<string, unknown>, environment
 }
 
 /**
- * Stores an answer with its proposals in one transaction; `endsTurn` (a
+ * Stores an answer with its proposals and what its model calls cost in one
+ * transaction; `endsTurn` (a
  * turn's own answer) also ends the turn that made it — an agent's proposal
  * leaves a running turn's claim alone. Answers the stored proposals' ids, in order.
  */
 export async function storeAnswer(
   db: Db,
   thread: ThreadRecord,
-  answer: { text: string; blocks: unknown; stopReason: string | null },
+  answer: { text: string; blocks: unknown; stopReason: string | null; usage?: readonly ModelUsage[] },
   pending: PendingProposal[],
   { endsTurn }: { endsTurn: boolean },
 ): Promise<string[]> {
@@ -78,6 +81,7 @@ export async function storeAnswer(
       .values({ threadId: thread.id, role: 'assistant', text: answer.text, blocks: answer.blocks, stopReason: answer.stopReason })
       .returning({ id: messages.id });
     if (!stored) throw new Error('answer insert returned no row');
+    await storeUsage(tx, thread.id, stored.id, answer.usage ?? []);
     const ids =
       pending.length === 0
         ? []

@@ -14,7 +14,7 @@ import type { AssistantDeps } from './deps.js';
 import { parkSecrets } from './parking.js';
 import { pendingProposal, proposedResult, storeAnswer, type PendingProposal } from './proposing.js';
 import { historyOf, systemPrompt, type StoredMessage } from './prompt.js';
-import { trimHistory } from './providers/history.js';
+import { estimateTokens, trimHistory } from './providers/history.js';
 import {
   ProviderError,
   type ModelMessage,
@@ -24,6 +24,7 @@ import {
 } from './providers/types.js';
 import { countMessage } from './rate.js';
 import { findThread, proposalView, type ThreadRecord } from './threads.js';
+import { storeUsage, TurnUsage } from './usage.js';
 
 const MAX_MODEL_CALLS = 8;
 /** A turn claim older than this was left by a server that died mid-turn. */
@@ -37,10 +38,12 @@ const MAX_RESULT_CHARS = 50_000;
 export async function runTurn(deps: AssistantDeps, operator: Operator, threadId: string, text: string): Promise<void> {
   const thread = await findThread(deps.db, operator, threadId);
   const provider = await storeMessage(deps, operator, thread, text);
+  const usage = new TurnUsage(deps.usage);
   try {
-    await converse(deps, provider, operator, thread);
+    await converse(deps, provider, operator, thread, usage);
   } catch (error) {
-    // The answer's transaction ends the turn; anything short of it ends it here.
+    // The answer's transaction ends the turn and stores what it cost; anything short of it does both here.
+    await storeUsage(deps.db, thread.id, null, usage.calls);
     await deps.db.update(threads).set({ turnStartedAt: null }).where(eq(threads.id, thread.id));
     throw error;
   }
@@ -109,7 +112,7 @@ function titleOf(text: string): string {
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }
 
-async function converse(deps: AssistantDeps, provider: ModelProvider, operator: Operator, thread: ThreadRecord): Promise<void> {
+async function converse(deps: AssistantDeps, provider: ModelProvider, operator: Operator, thread: ThreadRecord, usage: TurnUsage): Promise<void> {
   const project = thread.project ? await deps.projects.find(operator, thread.project) : null;
   const environment = project?.environments.find((e) => e.name === thread.environment) ?? null;
   // The conversation tools come along when the operator shares their console with the thread.
@@ -147,11 +150,14 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
   for (let call = 1; call <= MAX_MODEL_CALLS; call++) {
     let response;
     try {
-      response = await provider.complete({ system, tools, messages: trimHistory([...history, ...exchange], deps.contextTokens) });
+      // The system prompt and the tools count against the budget too: the whole input stays within it.
+      const messages = trimHistory([...history, ...exchange], deps.contextTokens - estimateTokens({ system, tools }));
+      response = await provider.complete({ system, tools, messages });
     } catch (error) {
       if (error instanceof ProviderError) throw unavailable(`${error.message}; your message is kept, send another to try again`);
       throw error;
     }
+    usage.add(response.usage);
     exchange.push({ role: 'assistant', content: response.content });
     stopReason = response.stop_reason;
     const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
@@ -165,7 +171,7 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
     .flatMap((m) => (m.role === 'assistant' ? m.content : []))
     .flatMap((b) => (b.type === 'text' && b.text.trim() !== '' ? [b.text] : []))
     .join('\n\n');
-  await storeAnswer(deps.db, thread, { text, blocks: exchange, stopReason }, pending, { endsTurn: true });
+  await storeAnswer(deps.db, thread, { text, blocks: exchange, stopReason, usage: usage.calls }, pending, { endsTurn: true });
 }
 
 /** A read runs now; a write becomes a proposal (the invocation proposes); a refusal goes back to the model as it is. */

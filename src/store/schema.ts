@@ -281,6 +281,27 @@ export const proposals = pgTable(
   (t) => [index('proposals_thread').on(t.threadId, t.messageId, t.position)],
 );
 
+/**
+ * What each model call of a turn cost, as the model API reported it. Kept
+ * when its thread is deleted (the ids become null), so totals stay whole.
+ */
+export const modelCalls = pgTable(
+  'model_calls',
+  {
+    id: serial('id').primaryKey(),
+    threadId: uuid('thread_id').references(() => threads.id, { onDelete: 'set null' }),
+    /** The answer of the turn (a messages id; no foreign key, the row outlives it); null when the turn failed before answering. */
+    messageId: integer('message_id'),
+    model: text('model').notNull(),
+    inputTokens: integer('input_tokens').notNull(),
+    outputTokens: integer('output_tokens').notNull(),
+    cacheWriteTokens: integer('cache_write_tokens').notNull(),
+    cacheReadTokens: integer('cache_read_tokens').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('model_calls_thread').on(t.threadId)],
+);
+
 /** Values typed into messages, kept sealed for their thread and forgotten with it. */
 export const parkedSecrets = pgTable(
   'parked_secrets',

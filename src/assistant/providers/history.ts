@@ -1,12 +1,29 @@
-// Trims a thread's history to the context budget, oldest first (DESIGN.md §4 "Cost").
+// Trims a thread's history to the context budget, oldest first, in steps
+// (DESIGN.md §4 "Cost").
 import { toolResults, userText } from './message-parts.js';
 import type { ModelMessage } from './types.js';
 
 /** A rough, tokenizer-free estimate: about four characters of JSON per token. */
 const CHARS_PER_TOKEN = 4;
+/**
+ * A trim drops whole turns until the history fills at most this share of the
+ * budget, so the turns that follow append to an unchanged start (the prompt
+ * cache keeps serving it) until the budget is reached again.
+ */
+const TRIM_TO = 0.75;
+
+/** The estimate the budget is counted in, for anything sent as JSON. */
+export function estimateTokens(value: unknown): number {
+  return Math.ceil(JSON.stringify(value).length / CHARS_PER_TOKEN);
+}
 
 /**
  * The newest messages that fit in `budgetTokens`, dropping the oldest first.
+ *
+ * Where the kept history starts depends only on the messages up to the point
+ * where it last ran over the budget: read oldest first, each time the history
+ * runs over, whole turns are dropped down to TRIM_TO of the budget. A longer
+ * history therefore starts where a shorter one did until it runs over again.
  *
  * The kept history starts at a user message with text and no tool results:
  * the Messages API requires a user message first, and a cut there never
@@ -16,17 +33,22 @@ const CHARS_PER_TOKEN = 4;
  * such start is malformed, not ours to repair: it is returned whole.
  */
 export function trimHistory(messages: readonly ModelMessage[], budgetTokens: number): ModelMessage[] {
-  // Every possible start is a user message with text, so none comes after the newest one.
   const starts = [...messages.keys()].filter((index) => canStartHistory(messages[index]));
   const sizes = messages.map((message) => JSON.stringify(message).length);
-  let keptChars = sizes.reduce((total, size) => total + size, 0);
-  let dropped = 0;
-  for (const start of starts) {
-    for (; dropped < start; dropped += 1) keptChars -= sizes[dropped] ?? 0;
-    if (keptChars <= budgetTokens * CHARS_PER_TOKEN) return messages.slice(start);
+  const budget = budgetTokens * CHARS_PER_TOKEN;
+  let next = 0;
+  let start = starts[next] ?? 0;
+  let kept = 0;
+  for (let index = start; index < messages.length; index++) {
+    kept += sizes[index] ?? 0;
+    if (kept <= budget) continue;
+    // Over: drop turns, oldest first, while one starts at or before this message.
+    for (let cut = starts[next + 1]; kept > budget * TRIM_TO && cut !== undefined && cut <= index; cut = starts[next + 1]) {
+      for (; start < cut; start++) kept -= sizes[start] ?? 0;
+      next += 1;
+    }
   }
-  // Over budget even from the newest possible start: keep the least we may.
-  return messages.slice(starts.at(-1) ?? 0);
+  return messages.slice(start);
 }
 
 function canStartHistory(message: ModelMessage | undefined): boolean {

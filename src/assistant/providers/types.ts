@@ -44,9 +44,23 @@ export interface ModelRequest {
 
 export type StopReason = 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'pause_turn' | string;
 
+/** What one call cost, as the API reported it (the Messages API's names). */
+export interface ModelUsage {
+  model: string;
+  /** Input tokens neither read from nor written to the prompt cache, billed at the input price. */
+  input_tokens: number;
+  output_tokens: number;
+  /** Input tokens written to the prompt cache (billed above the input price). */
+  cache_creation_input_tokens: number;
+  /** Input tokens served from the prompt cache (billed at a tenth of it). */
+  cache_read_input_tokens: number;
+}
+
 export interface ModelResponse {
   content: AssistantBlock[];
   stop_reason: StopReason;
+  /** Absent when the model costs nothing (the `fake` one). */
+  usage?: ModelUsage;
 }
 
 export interface ModelProvider {

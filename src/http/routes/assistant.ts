@@ -77,6 +77,21 @@ const threadSchema = {
   additionalProperties: false,
 } as const;
 
+const tokens = (description: string) => ({ type: 'integer', minimum: 0, description }) as const;
+
+const usageSchema = {
+  type: 'object',
+  properties: {
+    calls: { type: 'integer', minimum: 0, description: 'Model calls made for this thread, by every turn, failed ones included.' },
+    input_tokens: tokens('Input tokens billed at the input price (neither read from nor written to the prompt cache).'),
+    output_tokens: tokens('Output tokens.'),
+    cache_creation_input_tokens: tokens('Input tokens written to the prompt cache.'),
+    cache_read_input_tokens: tokens('Input tokens served from the prompt cache.'),
+  },
+  required: ['calls', 'input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'],
+  additionalProperties: false,
+} as const;
+
 const threadParams = {
   type: 'object',
   properties: { id: { type: 'string', maxLength: 100 } },
@@ -157,6 +172,19 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
       await assistant.remove(operatorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
+  );
+
+  app.get(
+    '/assistant/threads/:id/usage',
+    {
+      schema: {
+        summary: "What the model cost this thread, as the model's API reported it (beyond the spec: for the console)",
+        tags,
+        params: threadParams,
+        response: { 200: usageSchema, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => assistant.usage(operatorOf(request), request.params.id),
   );
 
   app.post(

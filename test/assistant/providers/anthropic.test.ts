@@ -31,7 +31,7 @@ async function providerAnswering(respond: Responder, options: Partial<AnthropicO
 }
 
 describe('anthropic provider: requests', () => {
-  it('sends model, max_tokens, the system prompt and the tools marked for prompt caching, and the messages as given', async () => {
+  it('sends model, max_tokens, the system prompt and the tools marked for prompt caching, and the messages in their canonical form', async () => {
     const long = 'x'.repeat(400);
     const history: ModelMessage[] = [
       { role: 'user', content: `old question ${long}` },
@@ -58,7 +58,12 @@ describe('anthropic provider: requests', () => {
         { name: 'list_documents', description: 'List documents.', input_schema: { type: 'object', properties: {} } },
         { ...request.tools[1], cache_control: { type: 'ephemeral' } },
       ],
-      messages: trimmed,
+      // Blocks always as arrays; marks on the newest message and on the one before the newest answer.
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Read app.yaml', cache_control: { type: 'ephemeral' } }] },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'read_document', input: { path: 'app.yaml' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '{"text":"a: 1"}', cache_control: { type: 'ephemeral' } }] },
+      ],
     });
   });
 
@@ -99,12 +104,13 @@ describe('anthropic provider: answers', () => {
         { type: 'tool_use', id: 'toolu_02', name: 'list_documents', input: {} },
       ],
       stop_reason: 'tool_use',
+      usage: { model: 'claude-test', input_tokens: 12, output_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     });
   });
 
   it('passes a refusal through', async () => {
     const provider = await providerAnswering(() => message([], 'refusal'));
-    await expect(provider.complete(request)).resolves.toEqual({ content: [], stop_reason: 'refusal' });
+    await expect(provider.complete(request)).resolves.toMatchObject({ content: [], stop_reason: 'refusal' });
   });
 
   it('retries once by default, honouring retry-after-ms', async () => {

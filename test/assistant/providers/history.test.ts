@@ -1,5 +1,5 @@
-// trimHistory: oldest first, tool calls and their results together, always
-// starting with a user message and keeping the newest one.
+// trimHistory: oldest first, in steps, tool calls and their results together,
+// always starting with a user message and keeping the newest one.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { trimHistory } from '../../../src/assistant/providers/history.js';
@@ -69,6 +69,17 @@ describe('trimHistory', () => {
     expect(trimHistory([user('question'), answer('answer'), empty], 1)).toEqual([user('question'), answer('answer'), empty]);
   });
 
+  it('drops turns down to three quarters of the budget, so the turns after keep the same start', () => {
+    const turn = (n: number) => [user(`question ${n} ${'q'.repeat(300)}`), answer(`answer ${n} ${'a'.repeat(300)}`)];
+    const thread = Array.from({ length: 12 }, (_v, n) => turn(n)).flat();
+    const budget = tokens(thread.slice(0, 8)); // four turns
+    // After n turns, the history is those turns and the new question.
+    const starts = Array.from({ length: 12 }, (_v, n) => 2 * n + 1 - trimHistory(thread.slice(0, 2 * n + 1), budget).length);
+    // Each trim drops two turns (down to three of the four that fit); the start then stays for the next two turns.
+    expect(starts.map((start) => start / 2)).toEqual([0, 0, 0, 0, 2, 2, 4, 4, 6, 6, 8, 8]);
+    for (let n = 0; n < 12; n++) expect(tokens(thread.slice(starts[n], 2 * n + 1))).toBeLessThanOrEqual(budget);
+  });
+
   it('does not change its input', () => {
     const copy = structuredClone(history);
     trimHistory(history, 1);
@@ -118,10 +129,15 @@ describe('trimHistory', () => {
             for (const block of message.content) if (block.type === 'tool_result') expect(callIds).toContain(block.tool_use_id);
           });
 
-          // Oldest first and no more than needed: keeping one more question back would not fit.
+          // Fits unless only the newest question is left.
           if (dropped < newest) expect(tokens(kept)).toBeLessThanOrEqual(budget);
-          const longer = messages.findLastIndex((message, index) => index < dropped && message.role === 'user' && typeof message.content === 'string');
-          if (longer !== -1) expect(tokens(messages.slice(longer))).toBeGreaterThan(budget);
+
+          // In steps: one message more never moves the start back, and moves it only
+          // to three quarters of the budget (or as far as a question allows).
+          const shorter = messages.slice(0, -1);
+          const before = shorter.length - trimHistory(shorter, budget).length;
+          expect(dropped).toBeGreaterThanOrEqual(before);
+          if (dropped !== before && dropped < newest) expect(tokens(kept)).toBeLessThanOrEqual(budget * 0.75);
         }),
         { numRuns: 300 },
       );
