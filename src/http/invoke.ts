@@ -15,9 +15,9 @@ export function invocationOf(request: FastifyRequest): Invocation {
   const via = request.headers['x-aion-via'];
   if (via === 'mcp') {
     const { readOnly, only } = settingsFromHeaders(request.headers);
-    return { operator, via: 'mcp', readOnly, only };
+    return { operator, via: 'mcp', readOnly, only, requestId: request.id };
   }
-  return { operator, via: via === 'console' ? 'console' : 'rest' };
+  return { operator, via: via === 'console' ? 'console' : 'rest', requestId: request.id };
 }
 
 /** Runs a tool and answers with its result; its failure becomes the status its kind means. */
