@@ -77,15 +77,16 @@ export async function listOperators(db: Db, name?: string): Promise<OperatorList
 }
 
 /**
- * Disables an operator, with `alongside` (its audit) in the same transaction;
- * every server refuses their tokens from the commit on. Disabling one already
- * disabled changes nothing. The last enabled owner is never disabled, so
- * someone can always sign in as an owner.
+ * Disables an operator (or enables one again), with `alongside` (its audit)
+ * in the same transaction; every server refuses a disabled operator's tokens
+ * from the commit on. Asking for the state they are in changes nothing. The
+ * last enabled owner is never disabled, so someone can always sign in as an owner.
  */
-export async function disableOperator(
+export async function setOperatorDisabled(
   db: Db,
   changes: Changes,
   name: string,
+  disabled: boolean,
   alongside: (tx: Db) => Promise<void>,
 ): Promise<OperatorListing> {
   return changes.transaction(db, async (tx, touch) => {
@@ -102,16 +103,18 @@ export async function disableOperator(
       .where(eq(operators.name, name))
       .for('update');
     if (!target) throw notFound(`no such operator: ${name}; GET /api/v1/operators lists them`);
-    if (!target.disabledAt) {
+    if (disabled && !target.disabledAt) {
       if (target.owner && owners.every((o) => o.id === target.id)) {
         throw conflict(`${name} is the last enabled owner; make another owner first`);
       }
       await tx.update(operators).set({ disabledAt: new Date() }).where(eq(operators.id, target.id));
       touch(`operator:${target.id}`);
     }
+    // Nothing caches a refused token, so enabling needs no notice.
+    if (!disabled && target.disabledAt) await tx.update(operators).set({ disabledAt: null }).where(eq(operators.id, target.id));
     await alongside(tx);
     const [listed] = await listOperators(tx, name);
-    if (!listed) throw new Error('a disabled operator vanished');
+    if (!listed) throw new Error('an operator vanished mid-transaction');
     return listed;
   });
 }

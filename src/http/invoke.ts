@@ -12,7 +12,7 @@ import type { Via } from '../store/schema.js';
 import { operatorOf } from './auth.js';
 
 export function invocationOf(request: FastifyRequest): Invocation {
-  return { operator: operatorOf(request), via: viaOf(request), ...restrictionsOf(request) };
+  return { operator: operatorOf(request), via: viaOf(request), ...restrictionsOf(request), requestId: request.id };
 }
 
 /** What the request's X-Aion-Read-Only and X-Aion-Tools restrict. */

@@ -42,6 +42,8 @@ export interface Restrictions {
   only?: ReadonlySet<string> | null;
   /** The call comes from a conversation (of the invocation's `threadId`): the conversation tools exist for it. */
   conversation?: boolean;
+  /** The HTTP request that made the call, to tie its log line to the request's. */
+  requestId?: string;
 }
 
 export interface ToolCallResponse {
@@ -125,6 +127,7 @@ class NotAdmitted extends Error {
 
 /** One tool run as the log and the metrics see it: who, what, where, how it ended, how long it took. Never its input. */
 export interface ToolRun {
+  reqId: string | null;
   operator: string;
   tool: string;
   via: Via;
@@ -423,7 +426,8 @@ export class Executor {
 
   private observe(call: Call, entry: ReturnType<Executor['entry']>): void {
     const { operator, tool, via, project, environment, outcome } = entry;
-    this.deps.observe({ operator, tool, via, project, environment, outcome, seconds: (performance.now() - call.startedAt) / 1000 });
+    const seconds = (performance.now() - call.startedAt) / 1000;
+    this.deps.observe({ reqId: call.requestId ?? null, operator, tool, via, project, environment, outcome, seconds });
   }
 }
 

@@ -42,4 +42,19 @@ describe.skipIf(!POSTGRES_URL)('two servers on one PostgreSQL', () => {
     expect((await waiting).body).toMatchObject({ shared: true, revision: 1, document: { text: 'port: 1\n' } });
     expect(Date.now() - started).toBeLessThan(10_000);
   });
+
+  it('refuses a disabled operator on the other server too, even a token it had cached', async () => {
+    const [a, b] = servers.map((s) => client(s.url, adminToken));
+    if (!a || !b) throw new Error('two servers expected');
+    const printed = servers.flatMap((s) => s.stdout);
+    const token = /^demo token for vic: (\S+)$/.exec(printed.find((line) => line.startsWith('demo token for vic:')) ?? '')?.[1] ?? '';
+    const onB = client(servers[1]?.url ?? '', token);
+    expect((await onB.get('/api/v1/projects')).status).toBe(200);
+    expect((await a.post('/api/v1/operators/vic/disable')).status).toBe(200);
+    // The notice travels by NOTIFY: wait for it, within a bound.
+    const deadline = Date.now() + 5000;
+    let status = 200;
+    while (status !== 401 && Date.now() < deadline) status = (await onB.get('/api/v1/projects')).status;
+    expect(status).toBe(401);
+  });
 });

@@ -124,9 +124,12 @@ describe('logs', () => {
   const parsed = () => server.logs.map((line) => JSON.parse(line) as Record<string, unknown>);
 
   it('have one line per tool run with who, what, how, where, the outcome and the duration', async () => {
-    await mustCall(ada, 'deploy', { project: 'shop', environment: 'staging', path: 'app.yaml' });
+    await ada.post('/api/v1/assistant/tools/deploy', { project: 'shop', environment: 'staging', path: 'app.yaml' }, { headers: { 'x-request-id': 'obs-deploy' } });
     await callTool(vic, 'set_secret', { project: 'shop', environment: 'production', name: 'LOGGED', value: CANARY });
     const runs = parsed().filter((l) => l.msg === 'tool run');
+    expect(runs.filter((l) => l.reqId === 'obs-deploy')).toEqual([
+      expect.objectContaining({ operator: 'ada', tool: 'deploy', outcome: 'ok' }),
+    ]);
     expect(runs.filter((l) => l.tool === 'deploy' && l.operator === 'ada').at(-1)).toMatchObject({
       operator: 'ada',
       tool: 'deploy',

@@ -27,6 +27,7 @@ describe('operations', () => {
     const wrong = await request(server.url, 'GET', '/metrics', { token: 'metrics-secret-wrong-000000' });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ error: 'bad token' });
+    expect(wrong.headers.get('www-authenticate')).toBe('Bearer');
   });
 
   it('publishes OpenAPI 3.1 generated from the route schemas', async () => {

@@ -77,6 +77,16 @@ describe('operators', () => {
     ]);
   });
 
+  it('enables a disabled operator again, whose tokens then work again', async () => {
+    expect((await vic.post('/api/v1/operators/dev/enable')).status).toBe(403);
+    const enabled = await ada.post('/api/v1/operators/dev/enable');
+    expect(enabled.status).toBe(200);
+    expect(enabled.body).toMatchObject({ name: 'dev', disabled_at: null });
+    expect((await dev.get('/api/v1/projects')).status).toBe(200);
+    const rows = await server.services.db.select().from(auditEntries).where(eq(auditEntries.tool, 'operator:enable'));
+    expect(rows.map((r) => [r.operator, r.input])).toEqual([['ada', { name: 'dev' }]]);
+  });
+
   it('never disables the last enabled owner, and answers 404 for nobody', async () => {
     expect(await ada.post('/api/v1/operators/nobody/disable')).toMatchObject({
       status: 404,

@@ -1,7 +1,8 @@
 // Operators: owners create them, each with a first token handed back once;
-// owners list them and disable one (history kept, every token refused).
+// owners list them, disable one (history kept, every token refused) and
+// enable one again.
 import type { FastifyRequest } from 'fastify';
-import { createOperator, disableOperator, listOperators, OPERATOR_NAME_PATTERN, type Operator } from '../../access/operators.js';
+import { createOperator, listOperators, setOperatorDisabled, OPERATOR_NAME_PATTERN, type Operator } from '../../access/operators.js';
 import { mintToken } from '../../access/tokens.js';
 import { forbidden } from '../../errors.js';
 import type { Services } from '../../services.js';
@@ -45,37 +46,42 @@ export const operatorRoutes: RoutePlugin<{ services: Services }> = async (app, {
     },
   );
 
-  app.post(
-    '/operators/:name/disable',
-    {
-      schema: {
-        operationId: 'disableOperator',
-        summary: "Disable an operator: every one of their tokens is refused at once; what they did stays (owners only)",
-        tags: ['operators'],
-        params: {
-          type: 'object',
-          properties: { name: { type: 'string', maxLength: 200 } },
-          required: ['name'],
+  for (const action of ['disable', 'enable'] as const) {
+    app.post(
+      `/operators/:name/${action}`,
+      {
+        schema: {
+          operationId: `${action}Operator`,
+          summary:
+            action === 'disable'
+              ? 'Disable an operator: every token of theirs is refused at once; what they did stays (owners only)'
+              : 'Enable a disabled operator again: their tokens work again (owners only)',
+          tags: ['operators'],
+          params: {
+            type: 'object',
+            properties: { name: { type: 'string', maxLength: 200 } },
+            required: ['name'],
+          },
+          response: { 200: operatorListingSchema, ...errorResponses(401, 403, 404, 409) },
         },
-        response: { 200: operatorListingSchema, ...errorResponses(401, 403, 404, 409) },
       },
-    },
-    async (request) => {
-      const caller = ownerOf(request, 'disable operators');
-      const { name } = request.params;
-      return disableOperator(services.db, services.changes, name, (tx) =>
-        services.audit.write(tx, {
-          operator: caller.name,
-          via: 'rest',
-          tool: 'operator:disable',
-          project: null,
-          environment: null,
-          outcome: 'ok',
-          input: { name },
-        }),
-      );
-    },
-  );
+      async (request) => {
+        const caller = ownerOf(request, `${action} operators`);
+        const { name } = request.params;
+        return setOperatorDisabled(services.db, services.changes, name, action === 'disable', (tx) =>
+          services.audit.write(tx, {
+            operator: caller.name,
+            via: 'rest',
+            tool: `operator:${action}`,
+            project: null,
+            environment: null,
+            outcome: 'ok',
+            input: { name },
+          }),
+        );
+      },
+    );
+  }
 
   app.post(
     '/operators',
