@@ -178,6 +178,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
     '/assistant/threads/:id/usage',
     {
       schema: {
+        operationId: 'getThreadUsage',
         summary: "What the model cost this thread, as the model's API reported it (beyond the spec: for the console)",
         tags,
         params: threadParams,
