@@ -235,7 +235,9 @@ describe('usage', () => {
     });
   });
 
-  it("answers 404 for another operator's thread and an unknown one, 401 without a token", async () => {
+  it("is in the OpenAPI document, and answers 404 for another operator's thread and an unknown one, 401 without a token", async () => {
+    const openapi = (await request(server.url, 'GET', '/api/v1/openapi.json')).body as { paths: Record<string, { get?: { responses: object } }> };
+    expect(Object.keys(openapi.paths['/api/v1/assistant/threads/{id}/usage']?.get?.responses ?? {})).toEqual(expect.arrayContaining(['200', '401', '404']));
     const thread = await open();
     const olive = client(server.url, server.demoTokens.olive ?? '');
     expect((await olive.get(`/api/v1/assistant/threads/${thread.id}/usage`)).status).toBe(404);
