@@ -9,6 +9,7 @@ import { modelCalls } from '../../src/store/schema.js';
 import { client, request, type Client } from '../helpers/http.js';
 import { cachedPrefix, promptOf, PromptCacheModel } from '../helpers/prompt-cache.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { STORE_KINDS, type StoreKind } from '../helpers/store.js';
 import { apiError, message, startMessagesApi, type MessagesApi, type RecordedRequest, type Reply } from './providers/messages-api-server.js';
 
 // The tools and the system prompt take some 2,900 tokens; the history has the rest, some eight turns of the long thread below.
@@ -42,7 +43,14 @@ const toolUse = (id: string, name: string, input: unknown) => answer([{ type: 't
 
 beforeAll(async () => {
   api = await startMessagesApi((sent) => (script.shift() ?? text('nothing scripted'))(sent));
-  server = await startTestServer('pglite', {
+});
+afterAll(async () => {
+  await api.close();
+});
+
+/** A server with the `anthropic` model on the local API; each describe has its own. */
+async function serve(kind: StoreKind): Promise<void> {
+  server = await startTestServer(kind, {
     demo: true,
     env: {
       AION_MODEL: 'anthropic',
@@ -54,11 +62,7 @@ beforeAll(async () => {
     },
   });
   ada = client(server.url, server.demoTokens.ada ?? '');
-});
-afterAll(async () => {
-  await server.stop();
-  await api.close();
-});
+}
 
 interface Thread {
   id: string;
@@ -77,6 +81,9 @@ async function send(thread: Thread, words: string, status = 200): Promise<Thread
 }
 
 describe('prompt caching', () => {
+  beforeAll(() => serve('pglite'));
+  afterAll(() => server.stop());
+
   it('marks the last tool, the system prompt and the newest message of every call, never more than four blocks', async () => {
     api.requests.length = 0;
     const thread = await open();
@@ -177,7 +184,10 @@ describe('prompt caching', () => {
   });
 });
 
-describe('usage', () => {
+describe.each(STORE_KINDS)('usage (%s)', (kind) => {
+  beforeAll(() => serve(kind));
+  afterAll(() => server.stop());
+
   const metric = async (kind: string) => {
     const text = (await request(server.url, 'GET', '/metrics')).text;
     const line = text.split('\n').find((l) => l.startsWith(`aion_model_tokens_total{model="claude-test",kind="${kind}"}`));
