@@ -104,6 +104,9 @@ describe('prompt caching', () => {
       expect(marks.at(-1)).toBe(blocks.length - 1);
       expect(sent.body && JSON.stringify(sent.body).split('"cache_control"').length - 1).toBe(marks.length);
     }
+    // The fourth mark is the previous call's newest block, so its whole prefix is read back however far the new one reaches.
+    const prompts = api.requests.map((sent) => promptOf(sent.body));
+    for (let k = 1; k < prompts.length; k++) expect(prompts[k]?.marks).toContain(prompts[k - 1]?.marks.at(-1));
   });
 
   it("starts each call with the previous call's prefix, byte for byte, within a turn and across turns; trimming moves it in steps", async () => {
