@@ -39,8 +39,8 @@ export async function runTurn(deps: AssistantDeps, operator: Operator, threadId:
     await converse(deps, provider, operator, thread, usage);
   } catch (error) {
     // The answer's transaction ends the turn and stores what it cost; anything short of it does both here.
-    await storeUsage(deps.db, thread.id, null, usage.calls);
     await deps.db.update(threads).set({ turnStartedAt: null }).where(eq(threads.id, thread.id));
+    await storeUsage(deps.db, thread.id, null, usage.calls);
     throw error;
   }
 }
