@@ -14,7 +14,7 @@ import type { AssistantDeps } from './deps.js';
 import { parkSecrets } from './parking.js';
 import { pendingProposal, proposedResult, storeAnswer, type PendingProposal } from './proposing.js';
 import { historyOf, systemPrompt, type StoredMessage } from './prompt.js';
-import { estimateTokens, trimHistory } from './providers/history.js';
+import { historyBudget, trimHistory } from './providers/history.js';
 import {
   ProviderError,
   type ModelMessage,
@@ -43,8 +43,8 @@ export async function runTurn(deps: AssistantDeps, operator: Operator, threadId:
     await converse(deps, provider, operator, thread, usage);
   } catch (error) {
     // The answer's transaction ends the turn and stores what it cost; anything short of it does both here.
-    await storeUsage(deps.db, thread.id, null, usage.calls);
     await deps.db.update(threads).set({ turnStartedAt: null }).where(eq(threads.id, thread.id));
+    await storeUsage(deps.db, thread.id, null, usage.calls);
     throw error;
   }
 }
@@ -150,8 +150,7 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
   for (let call = 1; call <= MAX_MODEL_CALLS; call++) {
     let response;
     try {
-      // The system prompt and the tools count against the budget too: the whole input stays within it.
-      const messages = trimHistory([...history, ...exchange], deps.contextTokens - estimateTokens({ system, tools }));
+      const messages = trimHistory([...history, ...exchange], historyBudget(deps.contextTokens, system, tools));
       response = await provider.complete({ system, tools, messages });
     } catch (error) {
       if (error instanceof ProviderError) throw unavailable(`${error.message}; your message is kept, send another to try again`);

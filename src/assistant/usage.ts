@@ -9,6 +9,7 @@ import type { ModelUsage } from './providers/types.js';
 /** The kinds of token a call is billed for, as /metrics labels them. */
 export const TOKEN_KINDS = ['input', 'output', 'cache_write', 'cache_read'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
+export type ModelTotals = { calls: number } & Record<TokenKind, number>;
 
 export interface UsageTotals {
   calls: number;
@@ -20,7 +21,7 @@ export interface UsageTotals {
 
 /** This server's calls since it started, by model: what /metrics serves. */
 export class UsageMeter {
-  private readonly byModel = new Map<string, { calls: number } & Record<TokenKind, number>>();
+  private readonly byModel = new Map<string, ModelTotals>();
 
   count(usage: ModelUsage): void {
     const totals = this.byModel.get(usage.model) ?? { calls: 0, input: 0, output: 0, cache_write: 0, cache_read: 0 };
@@ -32,7 +33,7 @@ export class UsageMeter {
     this.byModel.set(usage.model, totals);
   }
 
-  models(): Array<[string, { calls: number } & Record<TokenKind, number>]> {
+  models(): Array<[string, ModelTotals]> {
     return [...this.byModel];
   }
 }

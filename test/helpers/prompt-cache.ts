@@ -14,6 +14,8 @@ const CHARS_PER_TOKEN = 4;
 export interface Prompt {
   /** Each block in reading order, marks left out, messages' roles and boundaries kept. */
   blocks: string[];
+  /** Each block's own size in characters, as sent. */
+  sizes: number[];
   /** Indexes of the blocks marked `cache_control`. */
   marks: number[];
 }
@@ -23,11 +25,13 @@ const objects = (value: unknown): Json[] => (Array.isArray(value) ? value.filter
 
 export function promptOf(body: Json): Prompt {
   const blocks: string[] = [];
+  const sizes: number[] = [];
   const marks: number[] = [];
   const add = (where: Json, block: Json) => {
     const { cache_control: mark, ...content } = block;
     if (mark !== undefined) marks.push(blocks.length);
     blocks.push(JSON.stringify({ ...where, block: content }));
+    sizes.push(JSON.stringify(block).length);
   };
   for (const tool of objects(body.tools)) add({ in: 'tools' }, tool);
   for (const block of objects(body.system)) add({ in: 'system' }, block);
@@ -35,7 +39,7 @@ export function promptOf(body: Json): Prompt {
     const content = typeof message.content === 'string' ? [{ type: 'text', text: message.content }] : objects(message.content);
     for (const [position, block] of content.entries()) add({ in: 'messages', message: index, role: message.role, position }, block);
   }
-  return { blocks, marks };
+  return { blocks, sizes, marks };
 }
 
 /** The prompt up to and including the newest mark, as one string. */
@@ -43,8 +47,9 @@ export function cachedPrefix(prompt: Prompt): string {
   return prompt.blocks.slice(0, (prompt.marks.at(-1) ?? -1) + 1).join('\n');
 }
 
-export function tokensOf(blocks: readonly string[]): number {
-  return Math.ceil(blocks.reduce((chars, block) => chars + block.length, 0) / CHARS_PER_TOKEN);
+/** The tokens of blocks [from, to) of a prompt, at the budget's estimate. */
+export function tokensOf(prompt: Prompt, from = 0, to = prompt.sizes.length): number {
+  return Math.ceil(prompt.sizes.slice(from, to).reduce((chars, size) => chars + size, 0) / CHARS_PER_TOKEN);
 }
 
 export interface Served {
@@ -63,7 +68,8 @@ export class PromptCacheModel {
   private readonly written = new Set<string>();
 
   serve(body: Json): Served {
-    const { blocks, marks } = promptOf(body);
+    const prompt = promptOf(body);
+    const { blocks, marks } = prompt;
     // hashes[i]: the prefix of blocks[0..i], chained so that each costs one block's hashing.
     const hashes: string[] = [];
     for (const block of blocks) hashes.push(createHash('sha256').update(hashes.at(-1) ?? '').update(block).digest('hex'));
@@ -79,10 +85,10 @@ export class PromptCacheModel {
     for (const mark of marks) this.written.add(hashes[mark] ?? '');
     const newest = marks.at(-1) ?? -1;
     return {
-      total: tokensOf(blocks),
-      read: tokensOf(blocks.slice(0, readTo + 1)),
-      written: newest > readTo ? tokensOf(blocks.slice(readTo + 1, newest + 1)) : 0,
-      uncached: tokensOf(blocks.slice(Math.max(readTo, newest) + 1)),
+      total: tokensOf(prompt),
+      read: tokensOf(prompt, 0, readTo + 1),
+      written: newest > readTo ? tokensOf(prompt, readTo + 1, newest + 1) : 0,
+      uncached: tokensOf(prompt, Math.max(readTo, newest) + 1),
     };
   }
 }

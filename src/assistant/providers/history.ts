@@ -1,7 +1,8 @@
 // Trims a thread's history to the context budget, oldest first, in steps
 // (DESIGN.md §4 "Cost").
+import { canonicalMessage } from './canonical.js';
 import { toolResults, userText } from './message-parts.js';
-import type { ModelMessage } from './types.js';
+import type { ModelMessage, ModelTool } from './types.js';
 
 /** A rough, tokenizer-free estimate: about four characters of JSON per token. */
 const CHARS_PER_TOKEN = 4;
@@ -12,9 +13,13 @@ const CHARS_PER_TOKEN = 4;
  */
 const TRIM_TO = 0.75;
 
-/** The estimate the budget is counted in, for anything sent as JSON. */
-export function estimateTokens(value: unknown): number {
-  return Math.ceil(JSON.stringify(value).length / CHARS_PER_TOKEN);
+/** A request's own fields (model, max_tokens) and cache marks, beyond its tools, system and messages. */
+const FRAMING_TOKENS = 100;
+
+/** What is left of the context budget for the history: the whole request stays within it. */
+export function historyBudget(contextTokens: number, system: string, tools: readonly ModelTool[]): number {
+  const sent = JSON.stringify({ system: [{ type: 'text', text: system }], tools }).length;
+  return contextTokens - Math.ceil(sent / CHARS_PER_TOKEN) - FRAMING_TOKENS;
 }
 
 /**
@@ -34,7 +39,8 @@ export function estimateTokens(value: unknown): number {
  */
 export function trimHistory(messages: readonly ModelMessage[], budgetTokens: number): ModelMessage[] {
   const starts = [...messages.keys()].filter((index) => canStartHistory(messages[index]));
-  const sizes = messages.map((message) => JSON.stringify(message).length);
+  // Counted as sent: the same message from memory or from the store has one size.
+  const sizes = messages.map((message) => JSON.stringify(canonicalMessage(message)).length);
   const budget = budgetTokens * CHARS_PER_TOKEN;
   let next = 0;
   let start = starts[next] ?? 0;

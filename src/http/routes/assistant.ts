@@ -77,16 +77,16 @@ const threadSchema = {
   additionalProperties: false,
 } as const;
 
-const tokens = (description: string) => ({ type: 'integer', minimum: 0, description }) as const;
+const tokenCount = (description: string) => ({ type: 'integer', minimum: 0, description }) as const;
 
 const usageSchema = {
   type: 'object',
   properties: {
     calls: { type: 'integer', minimum: 0, description: 'Model calls made for this thread, by every turn, failed ones included.' },
-    input_tokens: tokens('Input tokens billed at the input price (neither read from nor written to the prompt cache).'),
-    output_tokens: tokens('Output tokens.'),
-    cache_creation_input_tokens: tokens('Input tokens written to the prompt cache.'),
-    cache_read_input_tokens: tokens('Input tokens served from the prompt cache.'),
+    input_tokens: tokenCount('Input tokens billed at the input price (neither read from nor written to the prompt cache).'),
+    output_tokens: tokenCount('Output tokens.'),
+    cache_creation_input_tokens: tokenCount('Input tokens written to the prompt cache.'),
+    cache_read_input_tokens: tokenCount('Input tokens served from the prompt cache.'),
   },
   required: ['calls', 'input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'],
   additionalProperties: false,

@@ -2,10 +2,12 @@
 // always starting with a user message and keeping the newest one.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { canonicalMessage } from '../../../src/assistant/providers/canonical.js';
 import { trimHistory } from '../../../src/assistant/providers/history.js';
 import type { ModelMessage } from '../../../src/assistant/providers/types.js';
 
-const tokens = (messages: readonly ModelMessage[]) => messages.reduce((chars, message) => chars + JSON.stringify(message).length, 0) / 4;
+// As the budget counts them: as sent, four characters a token.
+const tokens = (messages: readonly ModelMessage[]) => messages.reduce((chars, message) => chars + JSON.stringify(canonicalMessage(message)).length, 0) / 4;
 
 const user = (text: string): ModelMessage => ({ role: 'user', content: text });
 const answer = (text: string): ModelMessage => ({ role: 'assistant', content: [{ type: 'text', text }] });
