@@ -4,6 +4,7 @@
 // configured provider, environments are names (the same few in every project),
 // never a project, an operator or an id.
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import type { ModelUsage } from './assistant/providers/types.js';
 import type { ToolRun } from './tools/executor.js';
 
 export type ProposalDecision = 'accepted' | 'failed' | 'rejected';
@@ -49,6 +50,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly modelCalls = new Counter({
+    name: 'aion_model_calls_total',
+    help: 'Model calls answered, by model',
+    labelNames: ['model'],
+    registers: [this.registry],
+  });
+  private readonly modelTokens = new Counter({
+    name: 'aion_model_tokens_total',
+    help: 'Tokens of model calls as the API reported them, by model and kind (input, output, cache_write, cache_read)',
+    labelNames: ['model', 'kind'],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
@@ -66,5 +80,14 @@ export class Metrics {
 
   turnEnded(model: string, outcome: string, seconds: number): void {
     this.turns.observe({ model, outcome }, seconds);
+  }
+
+  modelCalled(usage: ModelUsage): void {
+    const { model } = usage;
+    this.modelCalls.inc({ model });
+    this.modelTokens.inc({ model, kind: 'input' }, usage.input_tokens);
+    this.modelTokens.inc({ model, kind: 'output' }, usage.output_tokens);
+    this.modelTokens.inc({ model, kind: 'cache_write' }, usage.cache_creation_input_tokens);
+    this.modelTokens.inc({ model, kind: 'cache_read' }, usage.cache_read_input_tokens);
   }
 }

@@ -2,7 +2,6 @@
 // HTTP routes, the assistant and MCP.
 import { Assistant, notConfiguredSentence } from './assistant/assistant.js';
 import { createProvider } from './assistant/providers/index.js';
-import { UsageMeter } from './assistant/usage.js';
 import type { Config } from './config.js';
 import { ConversationContexts } from './conversation/context.js';
 import { CONVERSATION_TOOLS } from './conversation/tools.js';
@@ -32,8 +31,6 @@ export interface Services {
   assistant: Assistant;
   contexts: ConversationContexts;
   metrics: Metrics;
-  /** What this server's model calls cost, by model. */
-  usage: UsageMeter;
   /** Writes what is queued (the audit of reads); the store stays open. */
   drain(): Promise<void>;
 }
@@ -66,7 +63,6 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
   await checkInstanceKey(db, secretBox);
   const contexts = new ConversationContexts(db, changes);
   const metrics = new Metrics();
-  const usage = new UsageMeter();
   const executor = new Executor([...CATALOGUE, ...CONVERSATION_TOOLS], {
     db,
     changes,
@@ -91,7 +87,6 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     rate: config.assistantRate,
     contextTokens: config.contextTokens,
     metrics,
-    usage,
   });
   return {
     store,
@@ -106,7 +101,6 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     assistant,
     contexts,
     metrics,
-    usage,
     drain: () => audit.flush(),
   };
 }

@@ -10,7 +10,6 @@ import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import type { Executor } from '../tools/executor.js';
 import type { ModelProvider } from './providers/types.js';
-import type { UsageMeter } from './usage.js';
 
 export interface AssistantDeps {
   db: Db;
@@ -27,6 +26,4 @@ export interface AssistantDeps {
   rate: Config['assistantRate'];
   contextTokens: number;
   metrics: Metrics;
-  /** What the model calls of this server cost, for /metrics. */
-  usage: UsageMeter;
 }

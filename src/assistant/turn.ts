@@ -38,7 +38,7 @@ const MAX_RESULT_CHARS = 50_000;
 export async function runTurn(deps: AssistantDeps, operator: Operator, threadId: string, text: string): Promise<void> {
   const thread = await findThread(deps.db, operator, threadId);
   const provider = await storeMessage(deps, operator, thread, text);
-  const usage = new TurnUsage(deps.usage);
+  const usage = new TurnUsage(deps.metrics);
   try {
     await converse(deps, provider, operator, thread, usage);
   } catch (error) {

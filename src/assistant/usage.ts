@@ -2,14 +2,10 @@
 // reported it, stored with its turn, counted by model and kind for /metrics,
 // and totalled for a thread's operator.
 import { count, eq, sum } from 'drizzle-orm';
+import type { Metrics } from '../metrics.js';
 import type { Db } from '../store/db.js';
 import { modelCalls } from '../store/schema.js';
 import type { ModelUsage } from './providers/types.js';
-
-/** The kinds of token a call is billed for, as /metrics labels them. */
-export const TOKEN_KINDS = ['input', 'output', 'cache_write', 'cache_read'] as const;
-export type TokenKind = (typeof TOKEN_KINDS)[number];
-export type ModelTotals = { calls: number } & Record<TokenKind, number>;
 
 export interface UsageTotals {
   calls: number;
@@ -19,35 +15,16 @@ export interface UsageTotals {
   cache_read_input_tokens: number;
 }
 
-/** This server's calls since it started, by model: what /metrics serves. */
-export class UsageMeter {
-  private readonly byModel = new Map<string, ModelTotals>();
-
-  count(usage: ModelUsage): void {
-    const totals = this.byModel.get(usage.model) ?? { calls: 0, input: 0, output: 0, cache_write: 0, cache_read: 0 };
-    totals.calls += 1;
-    totals.input += usage.input_tokens;
-    totals.output += usage.output_tokens;
-    totals.cache_write += usage.cache_creation_input_tokens;
-    totals.cache_read += usage.cache_read_input_tokens;
-    this.byModel.set(usage.model, totals);
-  }
-
-  models(): Array<[string, ModelTotals]> {
-    return [...this.byModel];
-  }
-}
-
 /** The calls of one turn: counted as they are answered, stored with the answer (or without one when the turn fails). */
 export class TurnUsage {
   readonly calls: ModelUsage[] = [];
 
-  constructor(private readonly meter: UsageMeter) {}
+  constructor(private readonly metrics: Metrics) {}
 
   add(usage: ModelUsage | undefined): void {
     if (!usage) return;
     this.calls.push(usage);
-    this.meter.count(usage);
+    this.metrics.modelCalled(usage);
   }
 }
 

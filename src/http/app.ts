@@ -87,7 +87,7 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
     void reply.header('x-request-id', request.id);
   });
 
-  instrument(app, services.metrics.registry, services.changes, services.usage);
+  instrument(app, services.metrics.registry, services.changes);
 
   await app.register(swagger, openapiOptions);
   await app.register(authPlugin, { authenticator: services.authenticator });

@@ -1,10 +1,8 @@
 // HTTP in /metrics: request durations by route and status, and the requests
 // that may be held waiting for a change (`?wait`) apart from them — a 30 s
-// wait is not a slow request — with a gauge of those held right now; and the
-// model's calls and tokens by model and kind.
+// wait is not a slow request — with a gauge of those held right now.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { TOKEN_KINDS, type UsageMeter } from '../assistant/usage.js';
+import { Gauge, Histogram, type Registry } from 'prom-client';
 import type { Changes } from '../store/changes.js';
 
 /** Whether the request asked to be held until a change (`?wait=S`, S > 0, on live configuration and shared context). */
@@ -13,7 +11,7 @@ function mayBeHeld(request: FastifyRequest): boolean {
   return typeof query?.wait === 'number' && query.wait > 0;
 }
 
-export function instrument(app: FastifyInstance, registry: Registry, changes: Changes, usage: UsageMeter): void {
+export function instrument(app: FastifyInstance, registry: Registry, changes: Changes): void {
   const labelNames = ['method', 'route', 'status'] as const;
   const durations = new Histogram({
     name: 'aion_http_request_duration_seconds',
@@ -35,27 +33,6 @@ export function instrument(app: FastifyInstance, registry: Registry, changes: Ch
     registers: [registry],
     collect() {
       this.set(changes.waiting);
-    },
-  });
-  // The meter keeps the totals; each scrape copies them (a counter cannot be set).
-  new Counter({
-    name: 'aion_model_calls_total',
-    help: 'Model calls answered, by model',
-    labelNames: ['model'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [model, totals] of usage.models()) this.inc({ model }, totals.calls);
-    },
-  });
-  new Counter({
-    name: 'aion_model_tokens_total',
-    help: 'Tokens of model calls as the API reported them, by model and kind (input, output, cache_write, cache_read)',
-    labelNames: ['model', 'kind'],
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const [model, totals] of usage.models()) for (const kind of TOKEN_KINDS) this.inc({ model, kind }, totals[kind]);
     },
   });
   app.addHook('onResponse', async (request, reply) => {
