@@ -72,5 +72,4 @@ describe('ops serve --demo', () => {
       /^ops serve exited with 2: ops: port must be a whole number from 0 to 65535; got eighty$/,
     );
   });
-
 });
