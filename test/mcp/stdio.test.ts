@@ -29,10 +29,12 @@ describe('ops mcp at start', () => {
   });
 
   it('stops when it has no token or no usable URL', async () => {
-    const noToken = await opsMcpExit(['--url', server.url]);
+    const [noToken, badUrl] = await Promise.all([
+      opsMcpExit(['--url', server.url]),
+      opsMcpExit(['--url', 'localhost:8080', '--token', 'aion_x']),
+    ]);
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toBe("ops: no token: pass --token or set AION_TOKEN (an operator's token)\n");
-    const badUrl = await opsMcpExit(['--url', 'localhost:8080', '--token', 'aion_x']);
     expect(badUrl.code).toBe(2);
     expect(badUrl.stderr).toBe('ops: --url must be an http:// or https:// address; got localhost:8080\n');
   });
