@@ -29,6 +29,13 @@ export async function freshDataDir(): Promise<string> {
   return dataDir;
 }
 
+/** A new data folder holding the demo, its instance key and demo-tokens.json (admin's token too). */
+export async function freshDemoDataDir(): Promise<string> {
+  const dataDir = await scratchFolder('demo');
+  await run('cp', ['-R', `${inject('pgliteDemoTemplate')}/.`, dataDir]);
+  return dataDir;
+}
+
 /**
  * A new, empty PostgreSQL database, copied from the run's migrated template;
  * `unmigrated`: a bare one, for servers that must migrate it themselves.
@@ -62,9 +69,15 @@ export interface TestStore {
   cleanup(): Promise<void>;
 }
 
-/** Where a test server keeps its data: a data folder, and a database for PostgreSQL. */
-export async function freshLocation(kind: StoreKind): Promise<{ dataDir: string; databaseUrl: string | null; cleanup(): Promise<void> }> {
-  const dataDir = await freshDataDir();
+/**
+ * Where a test server keeps its data: a data folder, and a database for
+ * PostgreSQL. `demo`: on PGlite, a copy of the seeded demo.
+ */
+export async function freshLocation(
+  kind: StoreKind,
+  options: { demo?: boolean } = {},
+): Promise<{ dataDir: string; databaseUrl: string | null; cleanup(): Promise<void> }> {
+  const dataDir = kind === 'pglite' && options.demo ? await freshDemoDataDir() : await freshDataDir();
   if (kind === 'pglite') {
     return { dataDir, databaseUrl: null, cleanup: () => rm(dataDir, { recursive: true, force: true }) };
   }
