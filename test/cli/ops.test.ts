@@ -3,7 +3,7 @@
 // commands run in this process (test/helpers/ops.ts); the binary itself is
 // tried in serve.test.ts.
 import { execFile } from 'node:child_process';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -103,6 +103,17 @@ describe('a first start that cannot finish', () => {
       code: 2,
       stdout: [],
       stderr: [`ops: the data folder ${file} is a file, or lies inside one; pick a folder with --data`],
+    });
+  });
+
+  // Root writes anywhere, so only another user can see this refusal.
+  it.skipIf(process.getuid?.() === 0)('says in one sentence that --data cannot be written', async () => {
+    const locked = path.join(await dataDir(), 'locked');
+    await mkdir(locked, { mode: 0o500 });
+    expect(await ops(['serve', '--port', '0', '--data', path.join(locked, 'data')])).toEqual({
+      code: 2,
+      stdout: [],
+      stderr: [`ops: cannot write to the data folder ${path.join(locked, 'data')}; give this user write access to it, or pick another --data`],
     });
   });
 
