@@ -106,7 +106,7 @@ export async function backup(config: StoreConfig, file: string, err: Print): Pro
   return 0;
 }
 
-/** `ops restore FILE`: into a data folder that holds no store yet. */
+/** `ops restore FILE`: into a data folder that holds no store yet; the next start migrates it, as any older store. */
 export async function restore(config: StoreConfig, file: string, err: Print): Promise<number> {
   embeddedOnly(config, 'ops restore');
   const folder = pgliteFolder(config.dataDir);
@@ -123,8 +123,6 @@ export async function restore(config: StoreConfig, file: string, err: Print): Pr
     await rm(folder, { recursive: true, force: true });
     throw new StartError(`${file} is not a backup made by ops backup`);
   }
-  // The backup may come from an older version: bring it up to this one now.
-  await withStore(config, async () => {});
   err(
     `ops restore: the store from ${file} is in ${config.dataDir}; start it with the instance key it was made with ` +
       `(copy secret.key from the backed-up data folder, or set AION_SECRET_KEY)`,

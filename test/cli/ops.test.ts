@@ -236,7 +236,6 @@ describe('the instance key', () => {
     expect(rotated.stderr.at(-1)).toBe(`ops rotate-key: the new key is in ${path.join(dir, 'secret.key')}`);
     expect(await readFile(path.join(dir, 'secret.key'), 'utf8')).not.toBe(before);
     expect(await secretValues(dir, {})).toEqual(['v1']);
-    await expect(secretValues(dir, { AION_SECRET_KEY: before })).rejects.toThrow(/does not open this store's secrets/);
   });
 
   it.skipIf(!POSTGRES_URL)('refuses a second server on the same PostgreSQL with another key', async () => {
@@ -282,10 +281,11 @@ describe('ops backup and ops restore', () => {
     try {
       const projects = (await client(restored.url, adminToken).get('/api/v1/projects')).body as { slug: string }[];
       expect(projects.map((p) => p.slug)).toEqual(['p']);
+      const [sealed] = await restored.store.db.select({ value: secrets.sealed }).from(secrets);
+      expect(restored.services.secretBox.open(sealed?.value ?? '')).toBe('the-value');
     } finally {
       await restored.close();
     }
-    expect(await secretValues(target, { AION_SECRET_KEY: KEY_1 })).toEqual(['the-value']);
 
     expect((await ops(['restore', file, '--data', target])).stderr).toEqual([
       `ops: ${target} already holds a store; restore into a new --data folder, or move this one aside first`,
