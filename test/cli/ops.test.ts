@@ -65,6 +65,10 @@ describe('ops usage', () => {
       expect(stderr.join('\n')).not.toMatch(/\n\s+at /);
     }
     expect((await ops(['serve', '--port', 'eighty'])).stderr).toEqual(['ops: port must be a whole number from 0 to 65535; got eighty']);
+    const nowhere = path.join(await dataDir(), 'nothing-here');
+    for (const args of [['admin', 'token'], ['rotate-key'], ['backup', path.join(nowhere, 'b')]]) {
+      expect(await ops([...args, '--data', nowhere])).toEqual({ code: 1, stdout: [], stderr: [`ops: there is no store in ${nowhere}; name its folder with --data`] });
+    }
     const empty = await ops(['admin', 'token', '--data', await dataDir()]);
     expect(empty).toEqual({
       code: 1,
