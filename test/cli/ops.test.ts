@@ -181,6 +181,22 @@ describe('ops admin token', () => {
   });
 });
 
+describe.skipIf(!POSTGRES_URL)('ops admin token on PostgreSQL', () => {
+  it('mints beside a running server, which accepts the token at once', async () => {
+    const database = await freshDatabase();
+    const env = { DATABASE_URL: database.url, AION_SECRET_KEY: KEY_1, AION_LOG_LEVEL: 'warn', AION_ADMIN_TOKEN: generateToken('operator') };
+    const server = await startServer(readConfig({ port: 0, data: await dataDir() }, env), () => {});
+    try {
+      const minted = await ops(['admin', 'token'], { DATABASE_URL: database.url });
+      expect(minted.code).toBe(0);
+      expect((await client(server.url, minted.stdout[0] ?? '').post('/api/v1/operators', { name: 'helper' })).status).toBe(201);
+    } finally {
+      await server.close();
+      await database.drop();
+    }
+  });
+});
+
 /** A store with the project `p` and one secret in staging, sealed under `key`. */
 async function storeWithSecret(key: string, adminToken: string): Promise<string> {
   const dir = await dataDir();
