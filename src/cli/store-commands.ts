@@ -17,7 +17,16 @@ import { operators } from '../store/schema.js';
 type StoreConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'secretKey'>;
 type Print = (line: string) => void;
 
+/** Refuses a data folder without an embedded store, rather than making one there. */
+async function mustHoldStore(config: StoreConfig): Promise<void> {
+  if (config.databaseUrl) return;
+  await access(pgliteFolder(config.dataDir)).catch(() => {
+    throw new StartError(`there is no store in ${config.dataDir}; name its folder with --data`);
+  });
+}
+
 async function withStore<T>(config: StoreConfig, work: (store: Store) => Promise<T>): Promise<T> {
+  await mustHoldStore(config);
   const store = await openStore(config);
   try {
     return await work(store);
@@ -64,6 +73,7 @@ export async function mintOwnerToken(config: StoreConfig, name: string, out: Pri
  * commit); one from AION_SECRET_KEY is printed for the operator to set.
  */
 export async function rotateKey(config: StoreConfig, newKey: string | null, out: Print, err: Print): Promise<number> {
+  await mustHoldStore(config);
   const current = await SecretBox.load(config);
   const fileKey = config.secretKey === null;
   const next = newKey ? SecretBox.fromBase64(newKey, 'AION_NEW_SECRET_KEY') : SecretBox.generate(fileKey ? keyFile(config.dataDir) : 'AION_SECRET_KEY');
@@ -95,9 +105,7 @@ function embeddedOnly(config: StoreConfig, command: string): void {
 /** `ops backup FILE`: the embedded store, consistent, while no server holds it. */
 export async function backup(config: StoreConfig, file: string, err: Print): Promise<number> {
   embeddedOnly(config, 'ops backup');
-  await access(pgliteFolder(config.dataDir)).catch(() => {
-    throw new StartError(`there is no store in ${config.dataDir} to back up; name its folder with --data`);
-  });
+  await mustHoldStore(config);
   const dump = await dumpPglite(pgliteFolder(config.dataDir));
   const partial = `${file}.${randomUUID()}.partial`;
   await writeFile(partial, dump, { mode: 0o600 });
@@ -106,7 +114,7 @@ export async function backup(config: StoreConfig, file: string, err: Print): Pro
   return 0;
 }
 
-/** `ops restore FILE`: into a data folder that holds no store yet. */
+/** `ops restore FILE`: into a data folder that holds no store yet; the next start migrates it, as any older store. */
 export async function restore(config: StoreConfig, file: string, err: Print): Promise<number> {
   embeddedOnly(config, 'ops restore');
   const folder = pgliteFolder(config.dataDir);
@@ -123,8 +131,6 @@ export async function restore(config: StoreConfig, file: string, err: Print): Pr
     await rm(folder, { recursive: true, force: true });
     throw new StartError(`${file} is not a backup made by ops backup`);
   }
-  // The backup may come from an older version: bring it up to this one now.
-  await withStore(config, async () => {});
   err(
     `ops restore: the store from ${file} is in ${config.dataDir}; start it with the instance key it was made with ` +
       `(copy secret.key from the backed-up data folder, or set AION_SECRET_KEY)`,

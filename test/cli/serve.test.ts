@@ -1,10 +1,12 @@
 // `ops serve` as an operator runs it: the built command, its own process.
+// These are the suite's few end-to-end starts; the rest of `ops` runs in
+// process (ops.test.ts).
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
-import { scratchFolder } from '../helpers/scratch.js';
 import { spawnServer } from '../helpers/process.js';
+import { freshDataDir } from '../helpers/store.js';
 
 const folders: string[] = [];
 afterAll(async () => {
@@ -12,17 +14,21 @@ afterAll(async () => {
 });
 
 describe('ops serve --demo', () => {
-  it('seeds an empty folder once, and keeps everything across a restart', async () => {
-    const dataDir = await scratchFolder('serve');
+  // The folder holds a migrated, empty store (made from scratch by the same
+  // code in global-setup.ts): this start creates the owner and seeds the demo.
+  it('seeds an empty store once, and keeps everything across a restart', async () => {
+    const dataDir = await freshDataDir();
     folders.push(dataDir);
 
     const first = await spawnServer(['--demo', '--data', dataDir], { AION_ADMIN_TOKEN: '' });
     expect(first.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const adminLine = first.stdout.find((line) => line.startsWith('admin token'));
     expect(adminLine).toMatch(/^admin token \(shown once, keep it\): aion_[A-Za-z0-9_-]{43}$/);
-    const tokens = JSON.parse(await readFile(path.join(dataDir, 'demo-tokens.json'), 'utf8')) as Record<string, string>;
-    expect(Object.keys(tokens).sort()).toEqual(['ada', 'dev', 'olive', 'vic']);
+    const tokensFile = path.join(dataDir, 'demo-tokens.json');
+    const tokens = JSON.parse(await readFile(tokensFile, 'utf8')) as Record<string, string>;
+    expect(Object.keys(tokens).sort()).toEqual(['ada', 'admin', 'dev', 'olive', 'vic']);
     for (const token of Object.values(tokens)) expect(token).toMatch(/^aion_[A-Za-z0-9_-]{43}$/);
+    expect(adminLine).toBe(`admin token (shown once, keep it): ${tokens.admin}`);
 
     const ada = client(first.url, tokens.ada ?? '');
     expect((await ada.post('/api/v1/projects', { slug: 'kept' })).status).toBe(201);
@@ -32,6 +38,7 @@ describe('ops serve --demo', () => {
     const second = await spawnServer(['--demo', '--data', dataDir]);
     try {
       expect(second.stdout.some((line) => line.startsWith('admin token') || line.startsWith('demo token'))).toBe(false);
+      expect(second.stdout).toContain(`the store is not empty, so --demo seeded nothing; the demo tokens are in ${tokensFile}`);
       const again = client(second.url, tokens.ada ?? '');
       const projects = (await again.get('/api/v1/projects')).body as { slug: string }[];
       expect(projects.map((p) => p.slug)).toEqual(['kept', 'shop']);
@@ -44,7 +51,7 @@ describe('ops serve --demo', () => {
   });
 
   it('creates the owner admin with AION_ADMIN_TOKEN and prints no token', async () => {
-    const dataDir = await scratchFolder('serve');
+    const dataDir = await freshDataDir();
     folders.push(dataDir);
     const adminToken = 'aion_' + 'k'.repeat(43);
     const server = await spawnServer(['--data', dataDir], { AION_ADMIN_TOKEN: adminToken });
@@ -61,6 +68,8 @@ describe('ops serve --demo', () => {
   });
 
   it('refuses a bad setting with a sentence and exit status 2', async () => {
-    await expect(spawnServer(['--port', 'eighty'])).rejects.toThrow(/port must be a whole number from 0 to 65535; got eighty/);
+    await expect(spawnServer(['--port', 'eighty'])).rejects.toThrow(
+      /^ops serve exited with 2: ops: port must be a whole number from 0 to 65535; got eighty$/,
+    );
   });
 });

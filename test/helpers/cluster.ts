@@ -1,4 +1,4 @@
-// Several `ops serve` processes on one fresh PostgreSQL database, started
+// Several `ops serve` processes on one bare PostgreSQL database, started
 // together (their migrations and bootstrap must take turns).
 import { rm } from 'node:fs/promises';
 import { generateToken } from '../../src/access/tokens.js';
@@ -15,7 +15,7 @@ export interface Cluster {
 
 export async function startCluster(count: number, args: string[] = [], env: Record<string, string> = {}): Promise<Cluster> {
   const adminToken = generateToken('operator');
-  const database = await freshDatabase();
+  const database = await freshDatabase({ unmigrated: true });
   const dirs = await Promise.all(Array.from({ length: count }, () => freshDataDir()));
   const shared = { DATABASE_URL: database.url, AION_ADMIN_TOKEN: adminToken, AION_SECRET_KEY: TEST_SECRET_KEY, ...env };
   const servers = await Promise.all(dirs.map((dir) => spawnServer([...args, '--data', dir], shared)));

@@ -1,7 +1,9 @@
 // A real server on loopback, in this process, with a store of either kind.
+import { readFile } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { startServer, type RunningServer } from '../../src/cli/serve.js';
 import { readConfig } from '../../src/config.js';
+import { demoTokensFile } from '../../src/demo.js';
 import { freshLocation, TEST_SECRET_KEY, type StoreKind } from './store.js';
 import { generateToken } from '../../src/access/tokens.js';
 
@@ -15,12 +17,18 @@ export interface TestServer extends RunningServer {
   stop(): Promise<void>;
 }
 
+async function demoTokensOf(dataDir: string): Promise<Record<string, string>> {
+  return JSON.parse(await readFile(demoTokensFile(dataDir), 'utf8')) as Record<string, string>;
+}
+
 export async function startTestServer(
   kind: StoreKind,
   options: { demo?: boolean; env?: Record<string, string> } = {},
 ): Promise<TestServer> {
-  const location = await freshLocation(kind);
-  const adminToken = generateToken('operator');
+  const location = await freshLocation(kind, { demo: options.demo ?? false });
+  // On PGlite the demo comes seeded (global-setup.ts), its tokens in demo-tokens.json.
+  const seeded = kind === 'pglite' && options.demo ? await demoTokensOf(location.dataDir) : null;
+  const adminToken = seeded?.admin ?? generateToken('operator');
   const logs: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -37,13 +45,9 @@ export async function startTestServer(
       ...options.env,
     },
   );
-  const printed: string[] = [];
-  const server = await startServer(config, (line) => printed.push(line), logStream);
-  const demoTokens: Record<string, string> = {};
-  for (const line of printed) {
-    const match = /^demo token for (\w+): (\S+)$/.exec(line);
-    if (match?.[1] && match[2]) demoTokens[match[1]] = match[2];
-  }
+  const server = await startServer(config, () => {}, logStream);
+  const demoTokens: Record<string, string> = options.demo ? await demoTokensOf(location.dataDir) : {};
+  delete demoTokens.admin;
   return {
     ...server,
     adminToken,

@@ -80,9 +80,8 @@ describe('ops call', () => {
         `ops call: the Aion server at ${server.url} refused the token; check --token or AION_TOKEN`,
       ],
     ];
-    for (const [args, sentence] of cases) {
-      const { code, stdout, stderr } = await ops(args);
-      expect([code, stdout, stderr]).toEqual([2, '', `${sentence}\n`]);
-    }
+    // Side by side: each is a process of its own.
+    const runs = await Promise.all(cases.map(([args]) => ops(args)));
+    expect(runs.map(({ code, stdout, stderr }) => [code, stdout, stderr])).toEqual(cases.map(([, sentence]) => [2, '', `${sentence}\n`]));
   });
 });

@@ -12,15 +12,16 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
+// The refusals at start are processes of their own that share nothing: side by side.
 describe('ops mcp at start', () => {
-  it('stops with one sentence when the server refuses the token', async () => {
+  it.concurrent('stops with one sentence when the server refuses the token', async () => {
     const { code, stderr, stdout } = await opsMcpExit(['--url', server.url, '--token', `aion_${'A'.repeat(43)}`]);
     expect(code).toBe(1);
     expect(stdout).toBe('');
     expect(stderr).toBe(`ops mcp: the Aion server at ${server.url} refused the token; check --token or AION_TOKEN\n`);
   });
 
-  it('stops with one sentence when the server cannot be reached', async () => {
+  it.concurrent('stops with one sentence when the server cannot be reached', async () => {
     const { code, stderr } = await opsMcpExit(['--url', 'http://127.0.0.1:1', '--token', server.demoTokens.ada ?? '']);
     expect(code).toBe(1);
     expect(stderr).toBe(
@@ -28,11 +29,13 @@ describe('ops mcp at start', () => {
     );
   });
 
-  it('stops when it has no token or no usable URL', async () => {
-    const noToken = await opsMcpExit(['--url', server.url]);
+  it.concurrent('stops when it has no token or no usable URL', async () => {
+    const [noToken, badUrl] = await Promise.all([
+      opsMcpExit(['--url', server.url]),
+      opsMcpExit(['--url', 'localhost:8080', '--token', 'aion_x']),
+    ]);
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toBe("ops: no token: pass --token or set AION_TOKEN (an operator's token)\n");
-    const badUrl = await opsMcpExit(['--url', 'localhost:8080', '--token', 'aion_x']);
     expect(badUrl.code).toBe(2);
     expect(badUrl.stderr).toBe('ops: --url must be an http:// or https:// address; got localhost:8080\n');
   });

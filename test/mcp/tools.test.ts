@@ -45,20 +45,22 @@ const TRANSPORTS: [string, Connect][] = [
 ];
 
 let server: TestServer;
-const open: Client[] = [];
+/** Connections by transport, operator and settings: a stdio one is a process, so tests share them. */
+const open = new Map<string, Promise<Client>>();
 
 beforeAll(async () => {
   server = await startTestServer('pglite', { demo: true });
 });
 afterAll(async () => {
-  for (const client of open) await client.close();
+  await Promise.all([...open.values()].map(async (client) => (await client).close()));
   await server.stop();
 });
 
-describe.each(TRANSPORTS)('%s', (_name, connect) => {
-  const as = async (operator: string, connection?: Connection) => {
-    const client = await connect(server, operator, connection);
-    open.push(client);
+describe.each(TRANSPORTS)('%s', (name, connect) => {
+  const as = (operator: string, connection?: Connection) => {
+    const key = JSON.stringify([name, operator, connection ?? {}]);
+    const client = open.get(key) ?? connect(server, operator, connection);
+    open.set(key, client);
     return client;
   };
   const call = async (client: Client, name: string, args: Record<string, unknown> = {}) =>
