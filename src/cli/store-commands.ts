@@ -48,6 +48,8 @@ export async function mintOwnerToken(config: StoreConfig, name: string, out: Pri
         );
       }
       if (!operator.owner) throw new StartError(`${name} is not an owner; name an owner with --operator`);
+      // One owner is always enabled (the last one cannot be disabled): name that one.
+      if (operator.disabledAt) throw new StartError(`${name} is disabled; name an enabled owner with --operator`);
       const token = await mintToken(tx, { operatorId: operator.id, name: 'recovery', kind: 'operator' });
       await new AuditLog(tx, () => {}).write(tx, {
         operator: name,

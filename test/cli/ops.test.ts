@@ -175,9 +175,14 @@ describe('ops admin token', () => {
         .where(and(eq(auditEntries.tool, 'token:create'), eq(auditEntries.via, 'cli')));
       expect(audited).toEqual([expect.objectContaining({ operator: 'admin', outcome: 'ok', input: expect.objectContaining({ kind: 'operator' }) })]);
       expect(JSON.stringify(audited)).not.toContain(minted.stdout[0]);
+      // An owner who was disabled gets no token: it would be refused.
+      await again.store.db.update(operators).set({ owner: true, disabledAt: new Date() }).where(eq(operators.name, 'helper'));
     } finally {
       await again.close();
     }
+    expect((await ops(['admin', 'token', '--data', dir, '--operator', 'helper'])).stderr).toEqual([
+      'ops: helper is disabled; name an enabled owner with --operator',
+    ]);
   });
 });
 
