@@ -83,6 +83,10 @@ export interface ToolDescriptor {
   permission: string | null;
   tag: Tag;
   allowed: boolean;
+  /** Only for the tools that declare one (the conversation tools). */
+  output_schema?: Record<string, unknown>;
+  /** Only for the tools that edit the shared buffer. */
+  edits_buffer?: true;
 }
 
 export interface ExecutorDeps {
@@ -134,6 +138,8 @@ export class Executor {
       permission: tool.permission,
       tag: tool.tag,
       allowed: known && (tool.permission === null || (project ? this.permits(tool, project, environment) : true)),
+      ...(tool.output_schema ? { output_schema: tool.output_schema } : {}),
+      ...(tool.editsBuffer ? { edits_buffer: true as const } : {}),
     }));
   }
 

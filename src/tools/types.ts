@@ -59,6 +59,10 @@ export interface Tool {
   reshapesProject: boolean;
   /** Input fields holding secret values, replaced by `[redacted]` in the audit. */
   secretFields: readonly string[];
+  /** JSON Schema of a successful result, when the tool declares one (MCP's outputSchema). */
+  output_schema?: Record<string, unknown>;
+  /** Changes the conversation's shared buffer (never stored state): not read-only, not destructive. */
+  editsBuffer?: boolean;
   /** The proposal's summary rows (writes), after the project and environment rows the executor puts first. */
   rows(input: Record<string, unknown>): ProposalRow[];
   run(ctx: ToolContext, input: Record<string, unknown>): Promise<ToolResult>;
@@ -73,6 +77,8 @@ type Spec<I, N extends ScopeNeed> = {
   audience?: Audience;
   reshapesProject?: boolean;
   secretFields?: readonly string[];
+  output_schema?: Record<string, unknown>;
+  editsBuffer?: boolean;
   rows?: (input: I) => ProposalRow[];
   run: (ctx: ScopedContext<N>, input: I) => Promise<ToolResult>;
 };
@@ -97,6 +103,8 @@ export function withInput<const S extends JSONSchema>(input_schema: S) {
         audience: spec.audience ?? 'public',
         reshapesProject: spec.reshapesProject ?? true,
         secretFields: spec.secretFields ?? [],
+        ...(spec.output_schema ? { output_schema: spec.output_schema } : {}),
+        ...(spec.editsBuffer ? { editsBuffer: true } : {}),
         rows: (input) => (spec.rows ? spec.rows(input as never) : []),
         run: (ctx, input) => spec.run(ctx as ScopedContext<N>, input as never),
       };

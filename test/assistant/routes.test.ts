@@ -226,4 +226,14 @@ describe('the refused state', () => {
     const next = await dev.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: 'ok' });
     expect((next.body as Thread).state).toBe('idle');
   });
+
+  it('is refused only while the last turn stopped on a refusal: a turn that failed since ends it', async () => {
+    const thread = await open(dev);
+    await dev.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: '/refuse' });
+    const failed = await dev.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: '/fail' });
+    expect(failed.status).toBe(503);
+    const view = (await dev.get(`/api/v1/assistant/threads/${thread.id}`)).body as Thread;
+    expect(view.messages.at(-1)).toMatchObject({ role: 'user', text: '/fail' });
+    expect(view.state).toBe('idle');
+  });
 });
