@@ -112,8 +112,11 @@ export function withInput<const S extends JSONSchema>(input_schema: S) {
   };
 }
 
+/** The longest name a tool input takes (project, environment, operator, tool). */
+export const NAME_LENGTH = 200;
+
 /** Schema fragments every scoped tool shares. */
 export const scopeProperties = {
-  project: { type: 'string', description: "Project slug; defaults to the caller's project." },
-  environment: { type: 'string', description: "Environment name; defaults to the caller's environment." },
+  project: { type: 'string', maxLength: NAME_LENGTH, description: "Project slug; defaults to the caller's project." },
+  environment: { type: 'string', maxLength: NAME_LENGTH, description: "Environment name; defaults to the caller's environment." },
 } as const;

@@ -128,6 +128,7 @@ describe('bad input on every route', () => {
       [ada.post('/api/v1/assistant/tools/read_audit', { project: 'shop', before: 2 ** 53 }), 422, 'read_audit: input.before must be <= 2147483647'],
       [ada.post('/api/v1/assistant/tools/write_document', { project: 'shop', path: 'n.yaml', text: 'a: "\u0000"' }), 422, `write_document: input.text ${nul}`],
       [ada.post('/api/v1/assistant/tools/read_document', { project: 'sh\u0000op', path: 'app.yaml' }), 422, `read_document: input.project ${nul}`],
+      [ada.post('/api/v1/assistant/tools/read_audit', { project: 'shop', operator: 'o'.repeat(201) }), 422, 'read_audit: input.operator must NOT have more than 200 characters'],
     ];
     for (const [pending, status, sentence] of cases) {
       const answer = await pending;
