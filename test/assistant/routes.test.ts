@@ -248,6 +248,8 @@ describe('GET /api/v1/assistant/threads, a page at a time', () => {
   it('refuses a limit out of range (422) and a cursor that names no thread of the caller (404)', async () => {
     expect((await ada.get('/api/v1/assistant/threads?limit=0')).body).toEqual({ error: 'querystring.limit must be >= 1' });
     expect((await ada.get('/api/v1/assistant/threads?limit=201')).body).toEqual({ error: 'querystring.limit must be <= 200' });
+    const long = await ada.get(`/api/v1/assistant/threads?before=${'x'.repeat(300)}`);
+    expect(long).toMatchObject({ status: 404, body: { error: 'nothing here is named by querystring.before: it must NOT have more than 100 characters' } });
     const theirs = (await open(dev)).id;
     const answer = await ada.get(`/api/v1/assistant/threads?before=${theirs}`);
     expect(answer).toMatchObject({ status: 404, body: { error: `no such thread: ${theirs}` } });
