@@ -7,7 +7,7 @@ import { agentCall, agentTools } from './agent.js';
 import type { AssistantDeps } from './deps.js';
 import { acceptAll, acceptProposal, rejectProposal } from './proposals.js';
 import { runTurn } from './turn.js';
-import { deleteThread, describeThread, findThread, listThreads, openThread, type OpenThread } from './threads.js';
+import { deleteThread, describeThread, findThread, listThreads, openThread, type OpenThread, type ThreadPage } from './threads.js';
 import { threadUsage, type UsageTotals } from './usage.js';
 import type { ThreadView } from './views.js';
 
@@ -38,8 +38,8 @@ export class Assistant {
     return this.view(operator, (await openThread(this.deps.db, this.deps.projects, operator, body)).id);
   }
 
-  list(operator: Operator): Promise<ThreadView[]> {
-    return listThreads(this.deps.db, this.deps.projects, operator);
+  list(operator: Operator, page: ThreadPage): Promise<ThreadView[]> {
+    return listThreads(this.deps.db, this.deps.projects, operator, page);
   }
 
   async view(operator: Operator, threadId: string): Promise<ThreadView> {

@@ -1,6 +1,6 @@
 // Threads: opened on a project and environment, owned by the operator who
 // opened them (anyone else gets 404), listed with messages and proposals.
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import type { ProjectDirectory } from '../domain/project-directory.js';
 import { findEnvironment } from '../domain/projects.js';
@@ -52,12 +52,28 @@ export async function findThread(db: Db, operator: Operator, id: string): Promis
   return row;
 }
 
-export async function listThreads(db: Db, directory: ProjectDirectory, operator: Operator): Promise<ThreadView[]> {
+export interface ThreadPage {
+  limit: number;
+  /** Only threads after this one, newest first: the id of the last thread of the page before. */
+  before?: string;
+}
+
+/** The operator's threads, newest first, one page of them. */
+export async function listThreads(db: Db, directory: ProjectDirectory, operator: Operator, page: ThreadPage): Promise<ThreadView[]> {
+  const conditions = [eq(threads.operatorId, operator.id)];
+  if (page.before !== undefined) {
+    const cursor = await findThread(db, operator, page.before);
+    // Compared in the database, which keeps the microseconds a Date would lose.
+    conditions.push(
+      sql`(${threads.updatedAt}, ${threads.createdAt}, ${threads.id}) < (select updated_at, created_at, id from ${threads} where id = ${cursor.id})`,
+    );
+  }
   const rows = await db
     .select()
     .from(threads)
-    .where(eq(threads.operatorId, operator.id))
-    .orderBy(desc(threads.updatedAt), desc(threads.createdAt));
+    .where(and(...conditions))
+    .orderBy(desc(threads.updatedAt), desc(threads.createdAt), desc(threads.id))
+    .limit(page.limit);
   return describeThreads(db, directory, operator, rows);
 }
 

@@ -41,9 +41,13 @@ export interface ThreadView {
   updated_at: string;
 }
 
-/** `waiting` while any proposal waits; `refused` when the last answer stopped on a refusal. */
+/**
+ * `waiting` while any proposal waits; `refused` only while the last turn
+ * stopped on a refusal: its answer is the newest message, so a message sent
+ * since (a turn running, or one that failed) ends it.
+ */
 export function threadState(messages: ThreadMessageView[], proposals: ProposalView[]): ThreadState {
   if (proposals.some((p) => p.status === 'pending')) return 'waiting';
-  const lastAnswer = messages.findLast((m) => m.role === 'assistant');
-  return lastAnswer?.stop_reason === 'refusal' ? 'refused' : 'idle';
+  const newest = messages.at(-1);
+  return newest?.role === 'assistant' && newest.stop_reason === 'refusal' ? 'refused' : 'idle';
 }

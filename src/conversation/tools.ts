@@ -8,6 +8,7 @@ import { diagnosticsFor } from '../domain/documents.js';
 import { invalid, notFound } from '../errors.js';
 import { threads } from '../store/schema.js';
 import { withInput, type ToolContext } from '../tools/types.js';
+import { CONVERSATION_OUTPUT_SCHEMAS } from './output-schemas.js';
 
 const noInput = { type: 'object', properties: {}, required: [], additionalProperties: false } as const;
 
@@ -27,6 +28,7 @@ export const CONVERSATION_TOOLS = [
     tag: 'read',
     scope: 'none',
     audience: 'conversation',
+    output_schema: CONVERSATION_OUTPUT_SCHEMAS.assistant_context,
     run: async (ctx) => ({ ...(await ctx.services.contexts.read(conversationOf(ctx))) }),
   }),
   withInput({
@@ -60,6 +62,7 @@ export const CONVERSATION_TOOLS = [
     tag: 'read',
     scope: 'none',
     audience: 'conversation',
+    output_schema: CONVERSATION_OUTPUT_SCHEMAS.assistant_document_edit,
     editsSharedBuffer: true,
     run: async (ctx, input) => {
       const edited = await ctx.services.contexts.editText(conversationOf(ctx), (document) => {
@@ -79,6 +82,7 @@ export const CONVERSATION_TOOLS = [
     tag: 'read',
     scope: 'none',
     audience: 'conversation',
+    output_schema: CONVERSATION_OUTPUT_SCHEMAS.assistant_document_check,
     run: async (ctx) => {
       const threadId = conversationOf(ctx);
       const view = await ctx.services.contexts.read(threadId);

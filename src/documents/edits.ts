@@ -26,7 +26,12 @@ export function applyEdits(text: string, edits: ReadonlyArray<TextEdit>): EditsR
   const document = new PieceText(text);
   for (const [position, edit] of edits.entries()) {
     const fail = (reason: string): EditsResult => ({ ok: false, index: position + 1, message: `edit ${position + 1}: ${reason}` });
-    if (edit.old_string === '') return fail('old_string is empty; quote the text to replace');
+    if (edit.old_string === '') {
+      // The one place an empty string occurs exactly once: an empty document.
+      if (document.size !== 0) return fail('old_string is empty; quote the text to replace (only an empty document takes an empty old_string)');
+      document.replace(0, 0, edit.new_string);
+      continue;
+    }
     const [at, another] = document.find(edit.old_string, original.get(edit.old_string) ?? [], 2);
     if (at === undefined) return fail(notFound(text, edit.old_string, position > 0));
     if (another !== undefined) return fail('old_string occurs more than once; quote more surrounding text to make it unique');

@@ -57,8 +57,18 @@ export class PieceText {
     return found;
   }
 
+  /** How many UTF-16 code units the current text holds. */
+  get size(): number {
+    return this.length;
+  }
+
   /** Replaces `length` characters at `at` (within the text) by `replacement`. */
   replace(at: number, length: number, replacement: string): void {
+    if (this.pieces.length === 0) {
+      if (at !== 0 || length !== 0) throw new RangeError('replace outside the text');
+      if (replacement !== '') this.pieces.push({ text: replacement, origin: -1 });
+      return this.measure(0);
+    }
     const first = this.pieceAt(at);
     const last = this.pieceAt(at + length - 1);
     const before = this.pieces[first];

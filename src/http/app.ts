@@ -27,6 +27,7 @@ import { compileAtTheEdge, createAjv } from '../validation/ajv.js';
 import { createServices, type ServiceConfig, type Services } from '../services.js';
 
 const BODY_LIMIT = 1024 * 1024;
+const MAX_PARAM_LENGTH = 500;
 
 export interface AppOptions {
   store: Store;
@@ -61,10 +62,13 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
     bodyLimit: BODY_LIMIT,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
-    // Ids in paths may be long; keep a malformed one a 404, not a 414.
-    routerOptions: { maxParamLength: 500 },
-    // Errors raised before routing (a path that does not decode) keep our error shape too.
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Errors raised before routing keep our error shape too. A path value
+    // merely too long names nothing: the 404 a route gives an unknown name.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+        return void reply.code(404).send({ error: `nothing here is named by a path value over ${MAX_PARAM_LENGTH} characters` });
+      }
       void reply.code(400).send({ error: `the request is malformed: ${error.message}` });
     },
   });

@@ -15,12 +15,13 @@ export function restBackend(client: AionClient, settings: ConnectionSettings): T
     ['project', settings.project],
     ['environment', settings.environment],
   ];
+  const filledHere = defaults.filter(([, value]) => value !== null).map(([field]) => field);
   // Which scope fields each tool takes; learnt from every listing.
   let scopeFields = new Map<string, ScopeField[]>();
   const listTools = async () => {
     const tools = await client.tools({ project: settings.project, environment: settings.environment });
     scopeFields = new Map(tools.map((tool) => [tool.name, scopeFieldsOf(tool)]));
-    return tools;
+    return tools.map((tool) => ({ ...tool, input_schema: withoutRequired(tool.input_schema, filledHere) }));
   };
 
   return {
@@ -41,4 +42,11 @@ function scopeFieldsOf(tool: ToolDescriptor): ScopeField[] {
   const properties = tool.input_schema.properties;
   if (typeof properties !== 'object' || properties === null) return [];
   return (['project', 'environment'] as const).filter((field) => field in properties);
+}
+
+/** The REST catalogue requires the scope fields a tool needs; those this proxy fills may be left out. */
+function withoutRequired(schema: Record<string, unknown>, fields: ScopeField[]): Record<string, unknown> {
+  if (!Array.isArray(schema.required) || fields.length === 0) return schema;
+  const required = (schema.required as string[]).filter((field) => !(fields as string[]).includes(field));
+  return { ...schema, required };
 }

@@ -5,6 +5,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { CONVERSATION_OUTPUT_SCHEMAS } from '../conversation/output-schemas.js';
 import { AppError } from '../errors.js';
 import type { ToolBackend } from './backend.js';
 import type { ConnectionSettings } from './settings.js';
@@ -40,12 +41,13 @@ export function buildMcpServer(backend: ToolBackend, settings: Pick<ConnectionSe
   // the SDK's own McpServer answers an unknown tool.
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name, arguments: input = {} } = request.params;
+    const declaresOutput = Object.hasOwn(CONVERSATION_OUTPUT_SCHEMAS, name);
     try {
-      return callResult(await backend.callTool(name, input));
+      return callResult(await backend.callTool(name, input), declaresOutput);
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       if (error.kind === 'not_found') return errorResult(`no such tool: ${name}; tools/list names this connection's tools`);
-      return errorResult(error.message);
+      return errorResult(error.message, declaresOutput);
     }
   });
 

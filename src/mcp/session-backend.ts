@@ -8,6 +8,7 @@ import { AppError } from '../errors.js';
 import type { ToolBackend } from './backend.js';
 import { restrictionHeaders } from './headers.js';
 import type { ConnectionSettings } from './settings.js';
+import { descriptorOf } from './tools.js';
 
 export const SESSION_PREFIX = 'aion_ses_';
 
@@ -31,20 +32,25 @@ export async function sessionBackend(
     );
   }
   const backend: ToolBackend = {
-    listTools: async () =>
-      (await client.listTools()).tools.map((tool) => ({
-        name: tool.name,
-        description: tool.description ?? '',
-        input_schema: tool.inputSchema as Record<string, unknown>,
-        permission: null,
-        tag: tool.annotations?.readOnlyHint ? ('read' as const) : ('write' as const),
-        allowed: true,
-      })),
+    listTools: async () => (await client.listTools()).tools.map(descriptorOf),
     callTool: async (name, input) => {
       const answer = (await client.callTool({ name, arguments: input })) as CallToolResult;
-      const result = (answer.structuredContent as Record<string, unknown> | undefined) ?? { error: 'the server sent no result' };
-      return { tool: name, is_error: answer.isError === true, result };
+      return { tool: name, is_error: answer.isError === true, result: resultOf(answer) };
     },
   };
   return { backend, close: () => client.close() };
+}
+
+/** The structured result, or (an error of a tool with an output schema) the JSON text. */
+function resultOf(answer: CallToolResult): Record<string, unknown> {
+  if (answer.structuredContent) return answer.structuredContent;
+  const [first] = answer.content;
+  if (first?.type === 'text') {
+    try {
+      return JSON.parse(first.text) as Record<string, unknown>;
+    } catch {
+      return { error: first.text };
+    }
+  }
+  return { error: 'the server sent no result' };
 }

@@ -147,6 +147,10 @@ export interface ToolDescriptor {
   permission: string | null;
   tag: Tag;
   allowed: boolean;
+  /** Only for the tools that declare one (the conversation tools). */
+  output_schema?: Record<string, unknown>;
+  /** Only for the tools that edit the shared buffer. */
+  edits_buffer?: true;
 }
 
 export interface ExecutorDeps {
@@ -176,33 +180,52 @@ export class Executor {
   }
 
   /**
-   * Every tool that exists for the caller, with whether the operator could run
-   * it where the query points (advisory); the conversation tools only for a
+   * Every tool that exists for the caller, with whether the operator could
+   * run it where `where` points (advisory); the conversation tools only for a
    * conversation. A filtered-out tool does not exist; on a read-only
-   * connection neither does one that changes anything.
+   * connection neither does one that changes anything. `where` is also the
+   * caller's scope, which fills a `project` or `environment` left out, unless
+   * `scopeFills` is false (the REST route fills nothing): then the published
+   * schema requires what the tool needs.
    */
   async describe(
     operator: Operator,
     where: { project?: string | null; environment?: string | null },
-    restrictions: Restrictions = {},
+    options: Restrictions & { scopeFills?: boolean } = {},
   ): Promise<ToolDescriptor[]> {
-    const project = where.project ? await this.deps.services.projects.find(operator, where.project) : null;
-    const environment = project && where.environment ? (project.environments.find((e) => e.name === where.environment) ?? null) : null;
-    const known = !where.project || project !== null;
+    const projects = await this.projectsWhere(operator, where.project);
+    const fills = options.scopeFills === false ? {} : where;
     const visible = this.catalogue().filter(
       (tool) =>
-        (tool.audience === 'public' || restrictions.conversation) &&
-        (!restrictions.only || restrictions.only.has(tool.name)) &&
-        !(restrictions.readOnly && changesSomething(tool)),
+        (tool.audience === 'public' || options.conversation) &&
+        (!options.only || options.only.has(tool.name)) &&
+        !(options.readOnly && changesSomething(tool)),
     );
     return visible.map((tool) => ({
       name: tool.name,
       description: tool.description,
-      input_schema: tool.input_schema,
+      input_schema: publishedSchema(tool, fills),
       permission: tool.permission,
       tag: tool.tag,
-      allowed: known && (tool.permission === null || (project ? this.permits(tool, project, environment) : true)),
+      allowed: tool.scope === 'none' || projects.some((project) => this.allowedIn(tool, project, where.environment)),
+      ...(tool.output_schema ? { output_schema: tool.output_schema } : {}),
+      ...(tool.editsSharedBuffer ? { edits_buffer: true as const } : {}),
     }));
+  }
+
+  /** The project named, if the operator has it; with none named, every project the operator has. */
+  private async projectsWhere(operator: Operator, slug: string | null | undefined): Promise<ProjectAccess[]> {
+    const slugs = slug ? [slug] : await this.deps.services.projects.visibleSlugs(operator);
+    const found = await Promise.all(slugs.map((one) => this.deps.services.projects.find(operator, one)));
+    return found.filter((project): project is ProjectAccess => project !== null);
+  }
+
+  /** Whether the tool could run in this project, and in the environment named (an unknown one allows no tool that takes one). */
+  private allowedIn(tool: Tool, project: ProjectAccess, environmentName: string | null | undefined): boolean {
+    if (!environmentName) return this.permits(tool, project, null);
+    const environment = project.environments.find((e) => e.name === environmentName) ?? null;
+    if (!environment && tool.scope !== 'project') return false;
+    return this.permits(tool, project, environment);
   }
 
   /**
@@ -443,6 +466,21 @@ function proposedWrite({ tool, input, project, environment }: Admitted): Propose
     ...(environment ? [{ k: 'environment', v: environment.name }] : []),
   ];
   return { tool, input, project, environment, rows: [...where, ...tool.rows(input)] };
+}
+
+/**
+ * The input schema a client reads: a scope field the tool needs and the
+ * caller's scope does not fill is required, so the schema and the executor's
+ * "missing" refusal say the same.
+ */
+function publishedSchema(tool: Tool, fills: { project?: string | null; environment?: string | null }): Record<string, unknown> {
+  const needed = [
+    ...(tool.scope !== 'none' && !fills.project ? ['project'] : []),
+    ...(tool.scope === 'environment' && !fills.environment ? ['environment'] : []),
+  ];
+  const declared = Array.isArray(tool.input_schema.required) ? (tool.input_schema.required as string[]) : [];
+  const missing = needed.filter((field) => !declared.includes(field));
+  return missing.length === 0 ? tool.input_schema : { ...tool.input_schema, required: [...missing, ...declared] };
 }
 
 /** A scope field the tool needs that neither the input nor the caller's scope gave. */

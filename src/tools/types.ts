@@ -60,6 +60,8 @@ export interface Tool {
   /** Input fields holding secret values, replaced by `[redacted]` in the audit. */
   secretFields: readonly string[];
   /** Changes the operator's unsaved editor buffer (a read of the store all the same): refused on a read-only connection. */
+  /** JSON Schema of a successful result, when the tool declares one (MCP's outputSchema). */
+  output_schema?: Record<string, unknown>;
   editsSharedBuffer: boolean;
   /** The proposal's summary rows (writes), after the project and environment rows the executor puts first. */
   rows(input: Record<string, unknown>): ProposalRow[];
@@ -75,6 +77,7 @@ type Spec<I, N extends ScopeNeed> = {
   audience?: Audience;
   reshapesProject?: boolean;
   secretFields?: readonly string[];
+  output_schema?: Record<string, unknown>;
   editsSharedBuffer?: boolean;
   rows?: (input: I) => ProposalRow[];
   run: (ctx: ScopedContext<N>, input: I) => Promise<ToolResult>;
@@ -100,6 +103,7 @@ export function withInput<const S extends JSONSchema>(input_schema: S) {
         audience: spec.audience ?? 'public',
         reshapesProject: spec.reshapesProject ?? true,
         secretFields: spec.secretFields ?? [],
+        ...(spec.output_schema ? { output_schema: spec.output_schema } : {}),
         editsSharedBuffer: spec.editsSharedBuffer ?? false,
         rows: (input) => (spec.rows ? spec.rows(input as never) : []),
         run: (ctx, input) => spec.run(ctx as ScopedContext<N>, input as never),
@@ -108,8 +112,11 @@ export function withInput<const S extends JSONSchema>(input_schema: S) {
   };
 }
 
+/** The longest name a tool input takes (project, environment, operator, tool). */
+export const NAME_LENGTH = 200;
+
 /** Schema fragments every scoped tool shares. */
 export const scopeProperties = {
-  project: { type: 'string', description: "Project slug; defaults to the caller's project." },
-  environment: { type: 'string', description: "Environment name; defaults to the caller's environment." },
+  project: { type: 'string', maxLength: NAME_LENGTH, description: "Project slug; defaults to the caller's project." },
+  environment: { type: 'string', maxLength: NAME_LENGTH, description: "Environment name; defaults to the caller's environment." },
 } as const;

@@ -15,12 +15,13 @@ export const STORABLE = 'storable';
 export function createAjv(options: Options = {}): Ajv {
   const ajv = new Ajv({ allErrors: false, strict: false, ...options });
   formats.default(ajv);
-  ajv.addKeyword({ keyword: STORABLE, type: 'string', schemaType: 'boolean', errors: true, validate: storable });
+  // No `type: 'string'` here: that would move the schema's type check after its enum.
+  ajv.addKeyword({ keyword: STORABLE, schemaType: 'boolean', errors: true, validate: storable });
   return ajv;
 }
 
-function storable(enabled: boolean, data: string): boolean {
-  const reason = enabled ? unstorableReason(data) : null;
+function storable(enabled: boolean, data: unknown): boolean {
+  const reason = enabled && typeof data === 'string' ? unstorableReason(data) : null;
   storable.errors = reason ? [{ keyword: STORABLE, message: reason, params: {} }] : undefined;
   return reason === null;
 }

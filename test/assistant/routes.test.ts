@@ -217,6 +217,57 @@ describe('proposals', () => {
   });
 });
 
+describe('GET /api/v1/assistant/threads, a page at a time', () => {
+  it('answers the newest 50 by default, then pages with ?limit= and ?before=, newest first, each thread once', async () => {
+    const created = await ada.post('/api/v1/operators', { name: 'pager' });
+    const pager = client(server.url, (created.body as { token: { token: string } }).token.token);
+    const opened: string[] = [];
+    for (let i = 0; i < 53; i++) opened.push((await open(pager, { page: `/p${i}` })).id);
+    // A thread that moves to the top (a message) is listed first.
+    await pager.post(`/api/v1/assistant/threads/${opened[0]}/messages`, { text: '/say hi' });
+    const newestFirst = [opened[0], ...opened.slice(1).reverse()];
+
+    const first = (await pager.get('/api/v1/assistant/threads')).body as Thread[];
+    expect(first.map((t) => t.id)).toEqual(newestFirst.slice(0, 50));
+    expect(first[0]?.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+
+    const seen: string[] = [];
+    let before: string | undefined;
+    for (;;) {
+      const answer = await pager.get(`/api/v1/assistant/threads?limit=20${before ? `&before=${before}` : ''}`);
+      expect(answer.status, answer.text).toBe(200);
+      const page = answer.body as Thread[];
+      if (page.length === 0) break;
+      expect(page.length).toBeLessThanOrEqual(20);
+      seen.push(...page.map((t) => t.id));
+      before = page.at(-1)?.id;
+    }
+    expect(seen).toEqual(newestFirst);
+  });
+
+  it('refuses a limit out of range (422) and a cursor that names no thread of the caller (404)', async () => {
+    expect((await ada.get('/api/v1/assistant/threads?limit=0')).body).toEqual({ error: 'querystring.limit must be >= 1' });
+    expect((await ada.get('/api/v1/assistant/threads?limit=201')).body).toEqual({ error: 'querystring.limit must be <= 200' });
+    const long = await ada.get(`/api/v1/assistant/threads?before=${'x'.repeat(300)}`);
+    expect(long).toMatchObject({ status: 404, body: { error: 'nothing here is named by querystring.before: it must NOT have more than 100 characters' } });
+    const theirs = (await open(dev)).id;
+    const answer = await ada.get(`/api/v1/assistant/threads?before=${theirs}`);
+    expect(answer).toMatchObject({ status: 404, body: { error: `no such thread: ${theirs}` } });
+  });
+
+  it('says so in OpenAPI', async () => {
+    const spec = (await ada.get('/api/v1/openapi.json')).body as {
+      paths: Record<string, { get: { parameters: { name: string; in: string; schema: { default?: number; maximum?: number } }[] } }>;
+    };
+    const parameters = spec.paths['/api/v1/assistant/threads']?.get.parameters ?? [];
+    expect(parameters.map((p) => [p.name, p.in])).toEqual([
+      ['limit', 'query'],
+      ['before', 'query'],
+    ]);
+    expect(parameters[0]?.schema).toMatchObject({ default: 50, maximum: 200 });
+  });
+});
+
 describe('the refused state', () => {
   it('is refused after a refusal, idle after the next answer', async () => {
     const thread = await open(dev);
@@ -225,5 +276,15 @@ describe('the refused state', () => {
     expect((refused.body as Thread).messages.at(-1)?.stop_reason).toBe('refusal');
     const next = await dev.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: 'ok' });
     expect((next.body as Thread).state).toBe('idle');
+  });
+
+  it('is refused only while the last turn stopped on a refusal: a turn that failed since ends it', async () => {
+    const thread = await open(dev);
+    await dev.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: '/refuse' });
+    const failed = await dev.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: '/fail' });
+    expect(failed.status).toBe(503);
+    const view = (await dev.get(`/api/v1/assistant/threads/${thread.id}`)).body as Thread;
+    expect(view.messages.at(-1)).toMatchObject({ role: 'user', text: '/fail' });
+    expect(view.state).toBe('idle');
   });
 });

@@ -10,7 +10,8 @@ import { answerOf, httpClient, stdioClient } from '../mcp/clients.js';
 import { client, type Client as HttpClient } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
-type SpecSchemas = Record<string, { outputSchema: object }>;
+type SpecSchemas = Record<string, { inputSchema: object; outputSchema: object }>;
+const CONVERSATION_TOOLS = ['assistant_context', 'assistant_document_edit', 'assistant_document_check'];
 const SPEC = JSON.parse(readFileSync(new URL('./fixtures/spec-schemas.json', import.meta.url), 'utf8')) as SpecSchemas;
 const ajv = new Ajv({ strict: false });
 
@@ -41,6 +42,57 @@ async function call(name: string, args: Record<string, unknown> = {}) {
   }
   return answer;
 }
+
+/** The conversation tools as a connection lists them: schemas exactly as the spec gives them, and their annotations. */
+async function expectSpecTools(connection: Client) {
+  const listed = (await connection.listTools()).tools.filter((t) => CONVERSATION_TOOLS.includes(t.name));
+  expect(listed.map((t) => t.name).sort()).toEqual([...CONVERSATION_TOOLS].sort());
+  for (const tool of listed) {
+    expect(tool.outputSchema, tool.name).toEqual(SPEC[tool.name]?.outputSchema);
+    expect(tool.inputSchema, tool.name).toEqual(SPEC[tool.name]?.inputSchema);
+  }
+  const annotations = Object.fromEntries(listed.map((t) => [t.name, t.annotations]));
+  expect(annotations).toEqual({
+    assistant_context: { readOnlyHint: true },
+    assistant_document_check: { readOnlyHint: true },
+    // It changes the operator's unsaved buffer: not read-only, not destructive.
+    assistant_document_edit: { readOnlyHint: false, destructiveHint: false },
+  });
+}
+
+describe('the conversation tools, exactly as specified', () => {
+  it('declare the spec’s input and output schemas on /mcp, and the SDK client checks results against them', async () => {
+    const connection = await httpClient(server.url, credential);
+    try {
+      await expectSpecTools(connection);
+      // Errors are text only, so the client's check of structured content does not reject them.
+      const unshared = answerOf(await connection.callTool({ name: 'assistant_document_check', arguments: {} }));
+      expect(unshared).toEqual({ isError: true, result: { error: 'the operator has no document open in the editor; ask them to open one' } });
+      await ada.put(`/api/v1/assistant/threads/${thread}/context`, { document: { path: 'app.yaml', text: '' } });
+      // The SDK client validates each structured result against the declared schema, or throws.
+      expect(answerOf(await connection.callTool({ name: 'assistant_context', arguments: {} })).result).toMatchObject({ shared: true });
+      const edited = answerOf(await connection.callTool({ name: 'assistant_document_edit', arguments: { edits: [{ old_string: '', new_string: 'a: 1\n' }] } }));
+      expect(edited.result).toMatchObject({ applied: 1, path: 'app.yaml' });
+      const checked = answerOf(await connection.callTool({ name: 'assistant_document_check', arguments: {} }));
+      expect(checked).toMatchObject({ isError: false, result: { ok: expect.any(Boolean), diagnostics: expect.any(Array) } });
+    } finally {
+      await ada.put(`/api/v1/assistant/threads/${thread}/context`, { shared: false });
+      await connection.close();
+    }
+  });
+
+  it('declare them through `ops mcp` too', async () => {
+    const { client: stdio } = await stdioClient(server.url, credential);
+    try {
+      await expectSpecTools(stdio);
+      const unshared = answerOf(await stdio.callTool({ name: 'assistant_document_check', arguments: {} }));
+      expect(unshared.isError).toBe(true);
+      expect(answerOf(await stdio.callTool({ name: 'assistant_context', arguments: {} })).result).toEqual({ shared: false });
+    } finally {
+      await stdio.close();
+    }
+  });
+});
 
 describe('/mcp with a session credential', () => {
   it('lists the three conversation tools beside the public ones', async () => {

@@ -9,8 +9,9 @@ const edit = (old_string: string, new_string: string): TextEdit => ({ old_string
 function modelApplyEdits(text: string, edits: readonly TextEdit[]): { ok: true; text: string } | { ok: false; index: number } {
   let current = text;
   for (const [position, { old_string, new_string }] of edits.entries()) {
-    const at = old_string === '' ? -1 : current.indexOf(old_string);
-    if (at === -1 || current.indexOf(old_string, at + 1) !== -1) return { ok: false, index: position + 1 };
+    // An empty old_string occurs exactly once only in an empty text.
+    const at = old_string === '' ? (current === '' ? 0 : -1) : current.indexOf(old_string);
+    if (at === -1 || (old_string !== '' && current.indexOf(old_string, at + 1) !== -1)) return { ok: false, index: position + 1 };
     current = current.slice(0, at) + new_string + current.slice(at + old_string.length);
   }
   return { ok: true, text: current };
@@ -58,11 +59,18 @@ describe('applyEdits', () => {
     expect(failure(applyEdits('xaaa', [edit('x', 'y'), edit('y', 'z'), edit('aa', 'b')]))).toEqual(expected);
   });
 
-  it('refuses an empty old_string', () => {
+  it('refuses an empty old_string on a document that is not empty', () => {
     expect(failure(applyEdits('a', [edit('a', 'b'), edit('', 'c')]))).toEqual({
       index: 2,
-      message: 'edit 2: old_string is empty; quote the text to replace',
+      message: 'edit 2: old_string is empty; quote the text to replace (only an empty document takes an empty old_string)',
     });
+  });
+
+  it('takes an empty old_string on an empty document, where it occurs exactly once', () => {
+    expect(applyEdits('', [edit('', 'a: 1\n')])).toEqual({ ok: true, text: 'a: 1\n' });
+    // Emptied by an earlier edit of the batch, then filled.
+    expect(applyEdits('a: 1', [edit('a: 1', ''), edit('', 'b: 2'), edit('b', 'c')])).toEqual({ ok: true, text: 'c: 2' });
+    expect(applyEdits('', [edit('', '')])).toEqual({ ok: true, text: '' });
   });
 
   it('returns no text on failure, and never changes its input', () => {

@@ -3,7 +3,7 @@
 // and random bodies — each gets its status and a sentence, never a 500.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request, type Answer } from '../helpers/http.js';
+import { client, request, type Answer } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -36,6 +36,14 @@ function expectSentence(answer: Answer, status?: number) {
 }
 
 const bodied = (method: string) => method === 'POST' || method === 'PUT';
+
+/** Text the store cannot hold: NUL and lone surrogates among ordinary characters. */
+const unstorableText = fc.string({
+  maxLength: 20,
+  unit: fc.oneof(fc.constantFrom('\u0000', '\ud800', '\udfff'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })),
+});
+/** Integers a 32-bit column cannot hold. */
+const outOfRange = fc.constantFrom(2 ** 31, -(2 ** 31) - 1, 2 ** 53, -(2 ** 63));
 
 describe('bad input on every route', () => {
   it('finds the routes in the OpenAPI document', () => {
@@ -102,12 +110,92 @@ describe('bad input on every route', () => {
     expectSentence(await request(server.url, 'GET', '/api/v1/no/such/route', { token: ada }), 404);
   });
 
+  it('refuses what the store cannot hold at the edge: a body field is 422 naming it, a path or query value names nothing (404)', async () => {
+    const ada = client(server.url, server.demoTokens.ada ?? '');
+    const nul = 'must not contain a NUL character (\\u0000)';
+    const cases: [Promise<Answer>, number, string][] = [
+      [ada.get('/api/v1/projects/%00'), 404, `nothing here is named by params.project: it ${nul}`],
+      [ada.get(`/api/v1/projects/${'x'.repeat(300)}`), 404, 'nothing here is named by params.project: it must NOT have more than 200 characters'],
+      [ada.get(`/api/v1/assistant/threads/${'x'.repeat(300)}`), 404, 'nothing here is named by params.id: it must NOT have more than 100 characters'],
+      [ada.delete('/api/v1/tokens/%00'), 404, `nothing here is named by params.id: it ${nul}`],
+      [ada.post('/api/v1/assistant/threads', { project: 'sh\u0000op' }), 422, `body.project ${nul}`],
+      [ada.post('/api/v1/assistant/threads', { page: 'a\ud800' }), 422, 'body.page must not contain a lone surrogate (invalid UTF-16)'],
+      [ada.post('/api/v1/tokens', { name: 'a\u0000' }), 422, `body.name ${nul}`],
+      [ada.post('/api/v1/tokens', { name: 'a\udc00b' }), 422, 'body.name must not contain a lone surrogate (invalid UTF-16)'],
+      [ada.post('/api/v1/projects', { slug: 'ok', name: 'N\u0000' }), 422, `body.name ${nul}`],
+      [ada.post('/api/v1/assistant/tools/read_document', { project: 'shop', path: 'app.yaml', revision: 2 ** 31 }), 422, 'read_document: input.revision must be <= 2147483647'],
+      [ada.post('/api/v1/assistant/tools/list_deployments', { project: 'shop', environment: 'staging', limit: -(2 ** 31) - 1 }), 422, 'list_deployments: input.limit must be >= 1'],
+      [ada.post('/api/v1/assistant/tools/read_audit', { project: 'shop', before: 2 ** 53 }), 422, 'read_audit: input.before must be <= 2147483647'],
+      [ada.post('/api/v1/assistant/tools/write_document', { project: 'shop', path: 'n.yaml', text: 'a: "\u0000"' }), 422, `write_document: input.text ${nul}`],
+      [ada.post('/api/v1/assistant/tools/read_document', { project: 'sh\u0000op', path: 'app.yaml' }), 422, `read_document: input.project ${nul}`],
+      [ada.post('/api/v1/assistant/tools/read_audit', { project: 'shop', operator: 'o'.repeat(201) }), 422, 'read_audit: input.operator must NOT have more than 200 characters'],
+    ];
+    for (const [pending, status, sentence] of cases) {
+      const answer = await pending;
+      expect(answer.status, answer.text).toBe(status);
+      expect(answer.body).toEqual({ error: sentence });
+    }
+  });
+
+  it('answers every path parameter holding NUL, or merely long, with 404 and a sentence naming it', async () => {
+    const ada = server.demoTokens.ada;
+    for (const route of routes.filter((r) => r.path.includes('{'))) {
+      for (const stand of ['\u0000', 'x'.repeat(1000)]) {
+        const answer = await request(server.url, route.method, concrete(route.path, () => stand), {
+          token: ada,
+          ...(bodied(route.method) ? { body: {} } : {}),
+        });
+        expectSentence(answer);
+        // The live configuration answers a bad token to anything but a service token, once routed.
+        const statuses = route.path.startsWith('/api/v1/live/') ? [401, 404] : [404];
+        expect(statuses, `${route.method} ${route.path}: ${answer.text}`).toContain(answer.status);
+      }
+    }
+  });
+
+  it('takes an empty JSON body as no body, and no body as {}', async () => {
+    const ada = server.demoTokens.ada;
+    const emptyJson = { token: ada, rawBody: '', headers: { 'content-type': 'application/json' } };
+    // Known projects, unknown operators and ids: nothing the demo holds is changed.
+    const nobody = (path: string) => concrete(path, (name) => (name === 'project' ? 'shop' : name === 'operator' ? 'nobody' : '00000000-0000-4000-8000-000000000000'));
+    for (const route of routes.filter((r) => r.method !== 'GET')) {
+      const answer = await request(server.url, route.method, nobody(route.path), emptyJson);
+      expectSentence(answer);
+      expect(answer.status, `${route.method} ${route.path}: ${answer.text}`).not.toBe(400);
+    }
+    const opened = await request(server.url, 'POST', '/api/v1/assistant/threads', emptyJson);
+    expect(opened.status, opened.text).toBe(200);
+    expect(opened.body).toMatchObject({ project: null, environment: '', state: 'idle' });
+    const bare = await request(server.url, 'POST', '/api/v1/assistant/threads', { token: ada });
+    expect(bare.status, bare.text).toBe(200);
+    const thread = (bare.body as { id: string }).id;
+    const accepted = await request(server.url, 'POST', `/api/v1/assistant/threads/${thread}/proposals/accept-all`, emptyJson);
+    expect(accepted.status, accepted.text).toBe(200);
+    const credential = await request(server.url, 'POST', `/api/v1/assistant/threads/${thread}/session-credential`, emptyJson);
+    expect(credential.status, credential.text).toBe(201);
+    const token = await request(server.url, 'POST', '/api/v1/tokens', emptyJson);
+    expect(token).toMatchObject({ status: 422, body: { error: "body must have required property 'name'" } });
+    const whoami = await request(server.url, 'POST', '/api/v1/assistant/tools/whoami', emptyJson);
+    expect(whoami.status, whoami.text).toBe(200);
+  });
+
+  it('answers POST /threads naming the project "" with 404, as any unknown project', async () => {
+    const answer = await request(server.url, 'POST', '/api/v1/assistant/threads', { token: server.demoTokens.ada, body: { project: '' } });
+    expect(answer).toMatchObject({ status: 404, body: { error: 'no such project: ""' } });
+  });
+
   it('never answers 500 to random bodies and path values on any route', async () => {
     const ada = server.demoTokens.ada;
     const property = fc.asyncProperty(
       fc.constantFrom(...routes),
-      fc.oneof(fc.jsonValue(), fc.dictionary(fc.constantFrom('slug', 'name', 'role', 'operator', 'owner', 'service'), fc.jsonValue())),
-      fc.string({ maxLength: 40 }),
+      fc.oneof(
+        fc.jsonValue(),
+        fc.dictionary(
+          fc.constantFrom('slug', 'name', 'role', 'operator', 'owner', 'service', 'project', 'environment', 'page', 'text', 'url', 'base_revision'),
+          fc.oneof(fc.jsonValue(), unstorableText, outOfRange),
+        ),
+      ),
+      fc.string({ maxLength: 40, unit: fc.oneof(fc.constant('\u0000'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })) }),
       async (route, body, param) => {
         const path = concrete(route.path, () => param || 'x');
         const answer = await request(server.url, route.method, path, {

@@ -60,6 +60,8 @@ export function answerOf(result: unknown): { isError: boolean; result: Record<st
   const [first] = content;
   if (first?.type !== 'text') throw new Error('the result has no text content');
   const fromText = JSON.parse(first.text) as Record<string, unknown>;
+  // An error of a tool with an output schema is text only (src/mcp/tools.ts).
+  if (isError && structuredContent === undefined) return { isError: true, result: fromText };
   if (JSON.stringify(fromText) !== JSON.stringify(structuredContent)) {
     throw new Error('the text and the structured content differ');
   }

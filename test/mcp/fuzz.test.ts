@@ -15,7 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-const TOOLS = ['create_environment', 'set_member_role', 'remove_member', 'list_environments', 'whoami', 'no_such_tool'];
+const TOOLS = ['create_environment', 'set_member_role', 'remove_member', 'list_environments', 'list_deployments', 'whoami', 'no_such_tool'];
 const METHODS = ['tools/call', 'tools/list', 'initialize', 'ping', 'notifications/initialized', 'resources/list', 'x'];
 
 const message = fc.record(
@@ -27,7 +27,10 @@ const message = fc.record(
       fc.jsonValue(),
       fc.record({
         name: fc.oneof(fc.constantFrom(...TOOLS), fc.string({ maxLength: 20 })),
-        arguments: fc.dictionary(fc.constantFrom('project', 'name', 'operator', 'role', 'protected'), fc.jsonValue()),
+        arguments: fc.dictionary(
+          fc.constantFrom('project', 'name', 'operator', 'role', 'protected', 'limit'),
+          fc.oneof(fc.jsonValue(), fc.constantFrom('sh\u0000op', 'half \ud800', 2 ** 31, -(2 ** 31) - 1)),
+        ),
       }),
     ),
   },
@@ -59,6 +62,8 @@ function expectJsonRpc(answer: Answer) {
     } else {
       expect(one.result, answer.text).toBeTypeOf('object');
     }
+    // A tool that failed in a way the executor did not expect is a 500 in disguise.
+    expect(JSON.stringify(one)).not.toMatch(/failed unexpectedly/);
   }
 }
 

@@ -105,6 +105,8 @@ const proposalParams = {
 } as const;
 
 const MAX_MESSAGE = 8000;
+const DEFAULT_THREADS = 50;
+const MAX_THREADS = 200;
 
 export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
   const { assistant } = services;
@@ -122,11 +124,19 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
       schema: {
         operationId: 'listThreads',
         summary: "This operator's threads, newest first, with their messages and proposals",
+        description: `One page of threads: at most \`limit\` (default ${DEFAULT_THREADS}, at most ${MAX_THREADS}). For the next page, pass the id of the last thread as \`before\`.`,
         tags,
-        response: { 200: { type: 'array', items: threadSchema }, ...errorResponses(401) },
+        querystring: {
+          type: 'object',
+          properties: {
+            limit: { type: 'integer', minimum: 1, maximum: MAX_THREADS, default: DEFAULT_THREADS, description: `How many threads at most (default ${DEFAULT_THREADS}).` },
+            before: { type: 'string', maxLength: 100, description: 'The id of the last thread of the page before: only older threads follow.' },
+          },
+        },
+        response: { 200: { type: 'array', items: threadSchema }, ...errorResponses(401, 404, 422) },
       },
     },
-    async (request) => assistant.list(operatorOf(request)),
+    async (request) => assistant.list(operatorOf(request), request.query),
   );
 
   app.post(

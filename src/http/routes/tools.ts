@@ -65,7 +65,8 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
         },
       },
     },
-    async (request) => ({ tools: await services.executor.describe(operatorOf(request), request.query, restrictionsOf(request)) }),
+    // The query says where to judge `allowed`; the tool route fills nothing, so the schemas require what it needs.
+    async (request) => ({ tools: await services.executor.describe(operatorOf(request), request.query, { ...restrictionsOf(request), scopeFills: false }) }),
   );
 
   app.post(

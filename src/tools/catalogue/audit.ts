@@ -1,5 +1,5 @@
 // Reading a project's audit log.
-import { scopeProperties, withInput } from '../types.js';
+import { NAME_LENGTH, scopeProperties, withInput } from '../types.js';
 
 export const auditTools = [
   withInput({
@@ -7,8 +7,8 @@ export const auditTools = [
     properties: {
       project: scopeProperties.project,
       limit: { type: 'integer', minimum: 1, maximum: 200, description: 'Default 50.' },
-      tool: { type: 'string', description: 'Only runs of this tool.' },
-      operator: { type: 'string', description: 'Only this operator.' },
+      tool: { type: 'string', maxLength: NAME_LENGTH, description: 'Only runs of this tool.' },
+      operator: { type: 'string', maxLength: NAME_LENGTH, description: 'Only this operator.' },
       before: { type: 'integer', minimum: 1, description: 'Only entries older than this id (paging).' },
     },
     additionalProperties: false,

@@ -69,7 +69,7 @@ export const documentTools = [
       path: pathProperty,
       from: revisionProperty,
       to: revisionProperty,
-      environment: { type: 'string', description: 'Diff from what is live there instead of from.' },
+      environment: { ...scopeProperties.environment, description: 'Diff from what is live there instead of from.' },
     },
     required: ['path'],
     additionalProperties: false,
