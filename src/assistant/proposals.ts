@@ -5,6 +5,7 @@
 // changes nothing but the proposal.
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
+import { perform, type Actor } from '../domain/actions.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { isUuid } from '../store/ids.js';
@@ -89,22 +90,21 @@ async function claim(tx: Db, thread: ThreadRecord, proposal: ProposalRecord): Pr
   return null;
 }
 
-export async function rejectProposal(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, id: string): Promise<void> {
+/** Rejects a waiting proposal: it changes nothing but the proposal, and is audited with it. */
+export async function rejectProposal(deps: AssistantDeps, actor: Actor, thread: ThreadRecord, id: string): Promise<void> {
   const proposal = await findProposal(deps.db, thread, id);
-  const result = { error: `rejected by ${operator.name}` };
-  if ((await decide(deps.db, proposal.id, 'rejected', result)) === 0) {
-    throw conflict(`this proposal was already ${(await findProposal(deps.db, thread, id)).status}`);
-  }
-  deps.audit.record({
-    operator: operator.name,
-    via: 'assistant',
-    tool: 'proposal:reject',
+  await perform(deps, actor, {
+    name: 'proposal:reject',
     project: proposal.project,
     environment: proposal.environment,
     threadId: thread.id,
     proposalId: proposal.id,
-    outcome: 'ok',
     input: { tool: proposal.tool },
+    refusal: null,
+    run: async (tx) => {
+      if ((await decide(tx, proposal.id, 'rejected', { error: `rejected by ${actor.operator.name}` })) > 0) return;
+      throw conflict(`this proposal was already ${(await findProposal(tx, thread, id)).status}`);
+    },
   });
 }
 

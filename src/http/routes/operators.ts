@@ -1,9 +1,9 @@
 // Operators: owners create them, each with a first token handed back once.
 import { createOperator, OPERATOR_NAME_PATTERN } from '../../access/operators.js';
 import { mintToken } from '../../access/tokens.js';
-import { forbidden } from '../../errors.js';
+import { perform } from '../../domain/actions.js';
 import type { Services } from '../../services.js';
-import { operatorOf } from '../auth.js';
+import { actorOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
 import { mintedTokenSchema } from './tokens.js';
 
@@ -35,22 +35,17 @@ export const operatorRoutes: RoutePlugin<{ services: Services }> = async (app, {
       },
     },
     async (request, reply) => {
-      const caller = operatorOf(request);
-      if (!caller.owner) throw forbidden('only owners can create operators; ask an owner of this instance');
+      const actor = actorOf(request);
       const { name, owner = false } = request.body;
-      const created = await services.db.transaction(async (tx) => {
-        const operator = await createOperator(tx, { name, owner });
-        const token = await mintToken(tx, { operatorId: operator.id, name: 'first', kind: 'operator' });
-        await services.audit.write(tx, {
-          operator: caller.name,
-          via: 'rest',
-          tool: 'operator:create',
-          project: null,
-          environment: null,
-          outcome: 'ok',
-          input: { name, owner },
-        });
-        return { operator, token };
+      const created = await perform(services, actor, {
+        name: 'operator:create',
+        input: { name, owner },
+        refusal: actor.operator.owner ? null : 'only owners can create operators; ask an owner of this instance',
+        run: async (tx) => {
+          const operator = await createOperator(tx, { name, owner });
+          const token = await mintToken(tx, { operatorId: operator.id, name: 'first', kind: 'operator' });
+          return { operator, token };
+        },
       });
       return reply.code(201).send({ name: created.operator.name, owner: created.operator.owner, token: created.token });
     },
