@@ -3,7 +3,7 @@
 // environment only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
-import { client, request, type Client } from '../helpers/http.js';
+import { client, heldRequests, request, type Client } from '../helpers/http.js';
 import type { ServerProcess } from '../helpers/process.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { POSTGRES_URL, STORE_KINDS } from '../helpers/store.js';
@@ -172,7 +172,7 @@ describe.skipIf(!POSTGRES_URL)('live configuration across two servers on one Pos
     const service = client(servers[1]?.url ?? '', (minted.body as { token: string }).token);
 
     const held = service.get(`${APP}?wait=30`, { headers: { 'if-none-match': '"2"' } });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect.poll(() => heldRequests(servers[1]?.url ?? '')).toBe(1);
     const { revision, text } = await mustCall(a, 'read_document', { project, path: 'app.yaml' });
     const changed = (text as string).replace('port: 8080', 'port: 8090');
     await mustCall(a, 'write_document', { project, path: 'app.yaml', text: changed, base_revision: revision });
