@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
 import { scratchFolder } from '../helpers/scratch.js';
 import { spawnServer } from '../helpers/process.js';
+import { freshDataDir } from '../helpers/store.js';
 
 const folders: string[] = [];
 afterAll(async () => {
@@ -44,7 +45,8 @@ describe('ops serve --demo', () => {
   });
 
   it('creates the owner admin with AION_ADMIN_TOKEN and prints no token', async () => {
-    const dataDir = await scratchFolder('serve');
+    // An empty store copied from the migrated template: one initdb a file is enough on a loaded machine.
+    const dataDir = await freshDataDir();
     folders.push(dataDir);
     const adminToken = 'aion_' + 'k'.repeat(43);
     const server = await spawnServer(['--data', dataDir], { AION_ADMIN_TOKEN: adminToken });
