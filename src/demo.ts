@@ -52,7 +52,8 @@ export async function seedDemo(
     }
   });
   if (!ada) throw new Error('the demo owner was not created');
-  await createProject(services.db, services.changes, ada, { slug: DEMO_PROJECT, name: 'Shop' });
+  const owner: Operator = ada;
+  await services.changes.transaction(services.db, (tx, touch) => createProject(tx, touch, owner, { slug: DEMO_PROJECT, name: 'Shop' }));
   const as = { operator: ada, via: 'rest' as const };
   for (const spec of DEMO_OPERATORS) {
     await mustRun(services, as, 'set_member_role', { project: DEMO_PROJECT, operator: spec.name, role: spec.role });

@@ -2,7 +2,7 @@
 // one: every token of theirs is refused from then on, and what they did stays.
 import { and, asc, eq, isNull, max } from 'drizzle-orm';
 import { conflict, notFound } from '../errors.js';
-import type { Changes } from '../store/changes.js';
+import type { Topic } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import { operators, tokens } from '../store/schema.js';
 import { isUniqueViolation } from '../store/errors.js';
@@ -77,44 +77,40 @@ export async function listOperators(db: Db, name?: string): Promise<OperatorList
 }
 
 /**
- * Disables an operator (or enables one again), with `alongside` (its audit)
- * in the same transaction; every server refuses a disabled operator's tokens
- * from the commit on. Asking for the state they are in changes nothing. The
- * last enabled owner is never disabled, so someone can always sign in as an owner.
+ * Disables an operator (or enables one again) in the transaction `tx`; every
+ * server refuses a disabled operator's tokens from the commit on. Asking for
+ * the state they are in changes nothing. The last enabled owner is never
+ * disabled, so someone can always sign in as an owner.
  */
 export async function setOperatorDisabled(
-  db: Db,
-  changes: Changes,
+  tx: Db,
+  touch: (topic: Topic) => void,
   name: string,
   disabled: boolean,
-  alongside: (tx: Db) => Promise<void>,
 ): Promise<OperatorListing> {
-  return changes.transaction(db, async (tx, touch) => {
-    // Every enabled owner is locked first, in one order, so two owners disabling each other take turns.
-    const owners = await tx
-      .select({ id: operators.id })
-      .from(operators)
-      .where(and(eq(operators.owner, true), isNull(operators.disabledAt)))
-      .orderBy(asc(operators.id))
-      .for('update');
-    const [target] = await tx
-      .select({ id: operators.id, owner: operators.owner, disabledAt: operators.disabledAt })
-      .from(operators)
-      .where(eq(operators.name, name))
-      .for('update');
-    if (!target) throw notFound(`no such operator: ${name}; GET /api/v1/operators lists them`);
-    if (disabled && !target.disabledAt) {
-      if (target.owner && owners.every((o) => o.id === target.id)) {
-        throw conflict(`${name} is the last enabled owner; make another owner first`);
-      }
-      await tx.update(operators).set({ disabledAt: new Date() }).where(eq(operators.id, target.id));
-      touch(`operator:${target.id}`);
+  // Every enabled owner is locked first, in one order, so two owners disabling each other take turns.
+  const owners = await tx
+    .select({ id: operators.id })
+    .from(operators)
+    .where(and(eq(operators.owner, true), isNull(operators.disabledAt)))
+    .orderBy(asc(operators.id))
+    .for('update');
+  const [target] = await tx
+    .select({ id: operators.id, owner: operators.owner, disabledAt: operators.disabledAt })
+    .from(operators)
+    .where(eq(operators.name, name))
+    .for('update');
+  if (!target) throw notFound(`no such operator: ${name}; GET /api/v1/operators lists them`);
+  if (disabled && !target.disabledAt) {
+    if (target.owner && owners.every((o) => o.id === target.id)) {
+      throw conflict(`${name} is the last enabled owner; make another owner first`);
     }
-    // Nothing caches a refused token, so enabling needs no notice.
-    if (!disabled && target.disabledAt) await tx.update(operators).set({ disabledAt: null }).where(eq(operators.id, target.id));
-    await alongside(tx);
-    const [listed] = await listOperators(tx, name);
-    if (!listed) throw new Error('an operator vanished mid-transaction');
-    return listed;
-  });
+    await tx.update(operators).set({ disabledAt: new Date() }).where(eq(operators.id, target.id));
+    touch(`operator:${target.id}`);
+  }
+  // Nothing caches a refused token, so enabling needs no notice.
+  if (!disabled && target.disabledAt) await tx.update(operators).set({ disabledAt: null }).where(eq(operators.id, target.id));
+  const [listed] = await listOperators(tx, name);
+  if (!listed) throw new Error('an operator vanished mid-transaction');
+  return listed;
 }

@@ -4,7 +4,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull, ne } from 'drizzle-orm';
 import { notFound } from '../errors.js';
-import type { Changes } from '../store/changes.js';
+import type { Changes, Topic } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import { isUuid } from '../store/ids.js';
 import { environments, operators, projects, tokens, type TokenKind } from '../store/schema.js';
@@ -192,24 +192,15 @@ export async function listTokens(db: Db, operatorId: string): Promise<TokenListi
   }));
 }
 
-/** Revokes one of the operator's tokens, with `alongside` (its audit) in the same transaction; every server refuses it from the commit on. */
-export async function revokeToken(
-  db: Db,
-  changes: Changes,
-  operatorId: string,
-  tokenId: string,
-  alongside: (tx: Db) => Promise<void>,
-): Promise<void> {
+/** Revokes one of the operator's tokens in `tx`; every server refuses it from the commit on. */
+export async function revokeToken(tx: Db, touch: (topic: Topic) => void, operatorId: string, tokenId: string): Promise<void> {
   const missing = () => notFound(`no such token: ${tokenId}; list yours with GET /api/v1/tokens`);
   if (!isUuid(tokenId)) throw missing();
-  await changes.transaction(db, async (tx, touch) => {
-    const revoked = await tx
-      .update(tokens)
-      .set({ revokedAt: new Date() })
-      .where(and(eq(tokens.id, tokenId), eq(tokens.operatorId, operatorId), isNull(tokens.revokedAt), ne(tokens.kind, 'session')))
-      .returning({ id: tokens.id });
-    if (revoked.length === 0) throw missing();
-    await alongside(tx);
-    touch(`token:${tokenId}`);
-  });
+  const revoked = await tx
+    .update(tokens)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(tokens.id, tokenId), eq(tokens.operatorId, operatorId), isNull(tokens.revokedAt), ne(tokens.kind, 'session')))
+    .returning({ id: tokens.id });
+  if (revoked.length === 0) throw missing();
+  touch(`token:${tokenId}`);
 }

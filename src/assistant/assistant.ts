@@ -2,6 +2,7 @@
 import type { Operator } from '../access/operators.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
+import { perform, type Actor } from '../domain/actions.js';
 import type { Restrictions, ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
 import { agentCall, agentTools } from './agent.js';
 import type { AssistantDeps } from './deps.js';
@@ -46,18 +47,16 @@ export class Assistant {
     return describeThread(this.deps.db, this.deps.projects, operator, await findThread(this.deps.db, operator, threadId));
   }
 
-  async remove(operator: Operator, threadId: string): Promise<void> {
-    const thread = await findThread(this.deps.db, operator, threadId);
-    await deleteThread(this.deps.db, this.deps.changes, thread);
-    this.deps.audit.record({
-      operator: operator.name,
-      via: 'rest',
-      tool: 'thread:delete',
+  async remove(actor: Actor, threadId: string): Promise<void> {
+    const thread = await findThread(this.deps.db, actor.operator, threadId);
+    await perform(this.deps, actor, {
+      name: 'thread:delete',
       project: thread.project,
       environment: thread.environment || null,
       threadId: thread.id,
-      outcome: 'ok',
       input: { id: thread.id },
+      refusal: null,
+      run: (tx, touch) => deleteThread(tx, touch, thread),
     });
   }
 
@@ -87,10 +86,10 @@ export class Assistant {
     return describeThread(this.deps.db, this.deps.projects, operator, thread);
   }
 
-  async reject(operator: Operator, threadId: string, proposalId: string): Promise<ThreadView> {
-    const thread = await findThread(this.deps.db, operator, threadId);
-    await rejectProposal(this.deps, operator, thread, proposalId);
-    return describeThread(this.deps.db, this.deps.projects, operator, thread);
+  async reject(actor: Actor, threadId: string, proposalId: string): Promise<ThreadView> {
+    const thread = await findThread(this.deps.db, actor.operator, threadId);
+    await rejectProposal(this.deps, actor, thread, proposalId);
+    return describeThread(this.deps.db, this.deps.projects, actor.operator, thread);
   }
 
   /** The tools an agent attached with this thread's session credential sees. */

@@ -5,10 +5,11 @@
 // changes nothing but the proposal.
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
+import { perform, type Actor } from '../domain/actions.js';
 import { AppError, conflict, notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { isUuid } from '../store/ids.js';
-import { environments, messages, parkedSecrets, projects, proposals } from '../store/schema.js';
+import { messages, parkedSecrets, proposals } from '../store/schema.js';
 import { Batch } from '../tools/executor.js';
 import type { AssistantDeps } from './deps.js';
 import { placeholdersIn, unparkSecrets } from './parking.js';
@@ -68,49 +69,48 @@ async function accept(deps: AssistantDeps, operator: Operator, thread: ThreadRec
  * (its answer is not the thread's newest, its project or environment is gone).
  */
 async function claim(tx: Db, thread: ThreadRecord, proposal: ProposalRecord): Promise<string | null> {
-  const newest = sql`(select max(${messages.id}) from ${messages} where ${messages.threadId} = ${thread.id} and ${messages.role} = 'assistant')`;
+  // Written with aliases: drizzle leaves a single table's columns unqualified, which a join would make ambiguous.
+  const newest = sql`(select max(m.id) from messages m where m.thread_id = ${thread.id} and m.role = 'assistant')`;
+  const projectExists = proposal.project ? sql<boolean>`exists (select 1 from projects p where p.slug = ${proposal.project})` : sql<boolean>`true`;
+  const environmentExists =
+    proposal.project && proposal.environment
+      ? sql<boolean>`exists (select 1 from environments e inner join projects p on p.id = e.project_id
+          where p.slug = ${proposal.project} and e.name = ${proposal.environment})`
+      : sql<boolean>`true`;
+  // One statement in the common case; only a claim that fails asks why.
   const claimed = await tx
     .update(proposals)
     .set({ status: 'accepted', decidedAt: new Date() })
-    .where(and(eq(proposals.id, proposal.id), eq(proposals.status, 'pending'), eq(proposals.messageId, newest)))
+    .where(and(eq(proposals.id, proposal.id), eq(proposals.status, 'pending'), eq(proposals.messageId, newest), projectExists, environmentExists))
     .returning({ id: proposals.id });
-  if (claimed.length === 0) {
-    const [now] = await tx.select({ status: proposals.status }).from(proposals).where(eq(proposals.id, proposal.id));
-    if (now && now.status !== 'pending') return `this proposal was already ${now.status}`;
-    return 'this proposal is no longer executable: a newer answer replaced it';
-  }
-  if (!proposal.project) return null;
-  const [found] = await tx
-    .select({ environment: environments.name })
-    .from(projects)
-    .leftJoin(environments, and(eq(environments.projectId, projects.id), eq(environments.name, proposal.environment)))
-    .where(eq(projects.slug, proposal.project))
-    .limit(1);
-  if (!found) return `this proposal is no longer executable: project ${proposal.project} is gone`;
-  if (proposal.environment && !found.environment) {
-    return `this proposal is no longer executable: environment ${proposal.environment} is gone`;
-  }
-  return null;
+  if (claimed.length > 0) return null;
+  const [now] = await tx
+    .select({ status: proposals.status, newest: sql<boolean>`${proposals.messageId} = ${newest}`, projectExists, environmentExists })
+    .from(proposals)
+    .where(eq(proposals.id, proposal.id));
+  if (now && now.status !== 'pending') return `this proposal was already ${now.status}`;
+  if (!now?.newest) return 'this proposal is no longer executable: a newer answer replaced it';
+  if (!now.projectExists) return `this proposal is no longer executable: project ${proposal.project} is gone`;
+  return `this proposal is no longer executable: environment ${proposal.environment} is gone`;
 }
 
-export async function rejectProposal(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, id: string): Promise<void> {
+/** Rejects a waiting proposal: it changes nothing but the proposal, and is audited with it. */
+export async function rejectProposal(deps: AssistantDeps, actor: Actor, thread: ThreadRecord, id: string): Promise<void> {
   const proposal = await findProposal(deps.db, thread, id);
-  const result = { error: `rejected by ${operator.name}` };
-  if ((await decide(deps.db, proposal.id, 'rejected', result)) === 0) {
-    throw conflict(`this proposal was already ${(await findProposal(deps.db, thread, id)).status}`);
-  }
-  deps.metrics.proposalDecided('rejected');
-  deps.audit.record({
-    operator: operator.name,
-    via: 'assistant',
-    tool: 'proposal:reject',
+  await perform(deps, actor, {
+    name: 'proposal:reject',
     project: proposal.project,
     environment: proposal.environment,
     threadId: thread.id,
     proposalId: proposal.id,
-    outcome: 'ok',
     input: { tool: proposal.tool },
+    refusal: null,
+    run: async (tx) => {
+      if ((await decide(tx, proposal.id, 'rejected', { error: `rejected by ${actor.operator.name}` })) > 0) return;
+      throw conflict(`this proposal was already ${(await findProposal(tx, thread, id)).status}`);
+    },
   });
+  deps.metrics.proposalDecided('rejected');
 }
 
 /**

@@ -7,7 +7,7 @@ import { findEnvironment } from '../domain/projects.js';
 import { notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { isUuid } from '../store/ids.js';
-import type { Changes } from '../store/changes.js';
+import type { Topic } from '../store/changes.js';
 import { messages, proposals, threads, tokens } from '../store/schema.js';
 import type { ProposalRow } from '../tools/types.js';
 import { threadState, type ProposalView, type ThreadMessageView, type ThreadView } from './views.js';
@@ -150,14 +150,12 @@ export function proposalView(p: typeof proposals.$inferSelect): ProposalView {
 }
 
 /**
- * Deletes the thread; its messages, proposals, parked values, shared context
+ * Deletes the thread in `tx`; its messages, proposals, parked values, shared context
  * and session credentials go with it, and every server forgets the credentials.
  */
-export async function deleteThread(db: Db, changes: Changes, thread: ThreadRecord): Promise<void> {
-  await changes.transaction(db, async (tx, touch) => {
-    const credentials = await tx.select({ id: tokens.id }).from(tokens).where(eq(tokens.threadId, thread.id));
-    await tx.delete(threads).where(eq(threads.id, thread.id));
-    for (const { id } of credentials) touch(`token:${id}`);
-    touch(`thread:${thread.id}`);
-  });
+export async function deleteThread(tx: Db, touch: (topic: Topic) => void, thread: ThreadRecord): Promise<void> {
+  const credentials = await tx.select({ id: tokens.id }).from(tokens).where(eq(tokens.threadId, thread.id));
+  await tx.delete(threads).where(eq(threads.id, thread.id));
+  for (const { id } of credentials) touch(`token:${id}`);
+  touch(`thread:${thread.id}`);
 }

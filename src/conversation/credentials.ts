@@ -1,10 +1,8 @@
 // Session credentials: `aion_ses_…`, valid 12 hours, naming one conversation
 // and acting with its operator's permissions. They open only /mcp and their
 // own thread's context route, and die with the thread.
-import type { Operator } from '../access/operators.js';
 import { mintToken } from '../access/tokens.js';
-import type { AuditLog } from '../domain/audit.js';
-import type { Db } from '../store/db.js';
+import { perform, type ActionDeps, type Actor } from '../domain/actions.js';
 
 const SESSION_HOURS = 12;
 
@@ -15,30 +13,21 @@ export interface SessionCredential {
 }
 
 export async function mintSessionCredential(
-  db: Db,
-  audit: AuditLog,
-  operator: Operator,
+  deps: ActionDeps,
+  actor: Actor,
   thread: { id: string; project: string | null; environment: string },
 ): Promise<SessionCredential> {
   const expiresAt = new Date(Date.now() + SESSION_HOURS * 3600 * 1000);
-  return db.transaction(async (tx) => {
-    const minted = await mintToken(tx, {
-      operatorId: operator.id,
-      name: `conversation ${thread.id}`,
-      kind: 'session',
-      threadId: thread.id,
-      expiresAt,
-    });
-    await audit.write(tx, {
-      operator: operator.name,
-      via: 'rest',
-      tool: 'session:create',
-      project: thread.project,
-      environment: thread.environment || null,
-      threadId: thread.id,
-      outcome: 'ok',
-      input: { id: minted.id },
-    });
-    return { token: minted.token, thread: thread.id, expires_at: expiresAt.toISOString() };
+  const minted = await perform(deps, actor, {
+    name: 'session:create',
+    project: thread.project,
+    environment: thread.environment || null,
+    threadId: thread.id,
+    input: {},
+    refusal: null,
+    run: (tx) =>
+      mintToken(tx, { operatorId: actor.operator.id, name: `conversation ${thread.id}`, kind: 'session', threadId: thread.id, expiresAt }),
+    made: (token) => ({ id: token.id }),
   });
+  return { token: minted.token, thread: thread.id, expires_at: expiresAt.toISOString() };
 }

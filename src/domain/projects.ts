@@ -2,8 +2,8 @@
 // the caller is no member of does not exist for them (404, never 403).
 import { eq } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
-import { conflict, forbidden, notFound } from '../errors.js';
-import type { Changes } from '../store/changes.js';
+import { conflict, notFound } from '../errors.js';
+import type { Topic } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { environments, memberships, projects, type Role } from '../store/schema.js';
@@ -56,32 +56,34 @@ export async function listProjects(directory: ProjectDirectory, operator: Operat
 }
 
 /** Creates a project with `staging` and a protected `production`; owners only. */
+/**
+ * Creates a project with staging and a protected production, in `tx`; the
+ * creator becomes its first admin. Who may is the caller's to check (owners).
+ */
 export async function createProject(
-  db: Db,
-  changes: Changes,
+  tx: Db,
+  touch: (topic: Topic) => void,
   operator: Operator,
   input: { slug: string; name?: string },
 ): Promise<void> {
-  if (!operator.owner) throw forbidden('only owners can create projects; ask an owner of this instance');
+  let row: { id: string } | undefined;
   try {
-    await changes.transaction(db, async (tx, touch) => {
-      const [row] = await tx
-        .insert(projects)
-        .values({ slug: input.slug, name: input.name ?? input.slug })
-        .returning({ id: projects.id });
-      if (!row) throw new Error('project insert returned no row');
-      await tx.insert(environments).values([
-        { projectId: row.id, name: 'staging', protected: false },
-        { projectId: row.id, name: 'production', protected: true },
-      ]);
-      // The creator becomes its first admin, so the project always has one.
-      await tx.insert(memberships).values({ projectId: row.id, operatorId: operator.id, role: 'admin' });
-      touch(`project:${row.id}`);
-    });
+    [row] = await tx
+      .insert(projects)
+      .values({ slug: input.slug, name: input.name ?? input.slug })
+      .returning({ id: projects.id });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`a project named ${input.slug} already exists; pick another slug`);
     throw error;
   }
+  if (!row) throw new Error('project insert returned no row');
+  await tx.insert(environments).values([
+    { projectId: row.id, name: 'staging', protected: false },
+    { projectId: row.id, name: 'production', protected: true },
+  ]);
+  // The creator becomes its first admin, so the project always has one.
+  await tx.insert(memberships).values({ projectId: row.id, operatorId: operator.id, role: 'admin' });
+  touch(`project:${row.id}`);
 }
 
 /** Adds an environment to a project. */

@@ -3,6 +3,7 @@
 // restricting headers (X-Aion-Read-Only, X-Aion-Tools) hold for any caller:
 // the executor enforces them.
 import type { FastifyRequest } from 'fastify';
+import type { Actor } from '../domain/actions.js';
 import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 import { settingsFromHeaders } from '../mcp/headers.js';
@@ -13,6 +14,11 @@ import { operatorOf } from './auth.js';
 
 export function invocationOf(request: FastifyRequest): Invocation {
   return { operator: operatorOf(request), via: viaOf(request), ...restrictionsOf(request), requestId: request.id };
+}
+
+/** The request's operator and how they came: who performs an action outside the catalogue. */
+export function actorOf(request: FastifyRequest): Actor {
+  return { operator: operatorOf(request), via: viaOf(request) };
 }
 
 /** What the request's X-Aion-Read-Only and X-Aion-Tools restrict. */

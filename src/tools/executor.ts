@@ -98,19 +98,16 @@ export interface Decision {
  * their project through the transaction, not from memory.
  */
 export class Batch {
-  private reshaped = false;
+  /** A decision of this batch changed what the project directory holds. */
+  fresh = false;
 
   constructor(
     readonly tx: Db,
     private readonly announce: (topic: Topic) => void,
   ) {}
 
-  get fresh(): boolean {
-    return this.reshaped;
-  }
-
   touch(topic: Topic): void {
-    this.reshaped = true;
+    this.fresh = true;
     this.announce(topic);
   }
 }

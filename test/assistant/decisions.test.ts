@@ -161,3 +161,32 @@ describe('an agent proposing while a turn runs', () => {
     }
   });
 });
+
+describe('a proposal that is no longer executable', () => {
+  it('is a 409, checked in the claim’s transaction: a newer answer, an environment gone', async () => {
+    await mustCall(ada, 'create_environment', { project: 'shop', name: 'doomed' });
+    const thread = (await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'doomed' })).body as Thread;
+    const first = (await ada.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: '/tool set_secret {"name": "A", "value": "v"}' }))
+      .body as Thread;
+    const stale = first.proposals[0]?.id;
+    // An agent's proposal lands on a newer answer, which replaces the first.
+    const credential = ((await ada.post(`/api/v1/assistant/threads/${thread.id}/session-credential`)).body as { token: string }).token;
+    const agent = await httpClient(server.url, credential);
+    try {
+      await agent.callTool({ name: 'set_secret', arguments: { name: 'B', value: 'v' } });
+    } finally {
+      await agent.close();
+    }
+    const replaced = await ada.post(`/api/v1/assistant/threads/${thread.id}/proposals/${stale}/accept`);
+    expect(replaced.status).toBe(409);
+    expect(replaced.body).toEqual({ error: 'this proposal is no longer executable: a newer answer replaced it' });
+
+    const newest = ((await ada.get(`/api/v1/assistant/threads/${thread.id}`)).body as Thread).proposals.at(-1)?.id;
+    await server.services.db.execute(sql`delete from environments where name = 'doomed'`);
+    const gone = await ada.post(`/api/v1/assistant/threads/${thread.id}/proposals/${newest}/accept`);
+    expect(gone.status).toBe(409);
+    expect(gone.body).toEqual({ error: 'this proposal is no longer executable: environment doomed is gone' });
+    const statuses = ((await ada.get(`/api/v1/assistant/threads/${thread.id}`)).body as Thread).proposals.map((p) => p.status);
+    expect(statuses).toEqual(['pending', 'pending']);
+  });
+});

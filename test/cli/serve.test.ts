@@ -51,6 +51,7 @@ describe('ops serve --demo', () => {
   });
 
   it('creates the owner admin with AION_ADMIN_TOKEN and prints no token', async () => {
+    // An empty store copied from the migrated template: one initdb a file is enough on a loaded machine.
     const dataDir = await freshDataDir();
     folders.push(dataDir);
     const adminToken = 'aion_' + 'k'.repeat(43);

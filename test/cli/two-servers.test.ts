@@ -1,7 +1,7 @@
 // Two `ops serve` processes on one PostgreSQL serve the same data.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
-import { client } from '../helpers/http.js';
+import { client, heldRequests } from '../helpers/http.js';
 import type { ServerProcess } from '../helpers/process.js';
 import { POSTGRES_URL } from '../helpers/store.js';
 
@@ -37,7 +37,7 @@ describe.skipIf(!POSTGRES_URL)('two servers on one PostgreSQL', () => {
     const thread = ((await a.post('/api/v1/assistant/threads', { project: 'shop' })).body as { id: string }).id;
     const started = Date.now();
     const waiting = b.get(`/api/v1/assistant/threads/${thread}/context?after=0&wait=20`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect.poll(() => heldRequests(servers[1]?.url ?? '')).toBe(1);
     expect((await a.put(`/api/v1/assistant/threads/${thread}/context`, { document: { path: 'app.yaml', text: 'port: 1\n' } })).status).toBe(200);
     expect((await waiting).body).toMatchObject({ shared: true, revision: 1, document: { text: 'port: 1\n' } });
     expect(Date.now() - started).toBeLessThan(10_000);

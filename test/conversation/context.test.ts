@@ -124,7 +124,7 @@ describe('revisions', () => {
     await share(thread, { document: { path: 'app.yaml', text: 'port: 1\n' } });
     const started = Date.now();
     const waiting = ada.get(`/api/v1/assistant/threads/${thread}/context?after=1&wait=20`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await expect.poll(() => server.services.changes.waiting).toBe(1);
     await tool(thread, 'assistant_document_edit', { edits: [{ old_string: 'port: 1', new_string: 'port: 2' }] });
     const woken = await waiting;
     expect(woken.body).toMatchObject({ revision: 2, document: { text: 'port: 2\n' } });
@@ -272,8 +272,7 @@ describe('closing the server', () => {
     const owner = client(closing.url, closing.demoTokens.ada ?? '');
     const id = ((await owner.post('/api/v1/assistant/threads', { project: 'shop' })).body as { id: string }).id;
     const held = owner.get(`/api/v1/assistant/threads/${id}/context?after=0&wait=60`);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(closing.services.changes.waiting).toBe(1);
+    await expect.poll(() => closing.services.changes.waiting).toBe(1);
     const started = Date.now();
     await closing.stop();
     expect((await held).body).toEqual({ shared: false });

@@ -47,3 +47,9 @@ export function client(base: string, token: string | null) {
   };
 }
 export type Client = ReturnType<typeof client>;
+
+/** How many requests a server holds waiting for a change, from its /metrics (open on loopback). */
+export async function heldRequests(base: string): Promise<number> {
+  const { text } = await request(base, 'GET', '/metrics');
+  return Number(/^aion_held_requests (\d+)/m.exec(text)?.[1] ?? 0);
+}

@@ -3,7 +3,7 @@
 // environment only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
-import { client, request, type Client } from '../helpers/http.js';
+import { client, heldRequests, request, type Client } from '../helpers/http.js';
 import type { ServerProcess } from '../helpers/process.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { POSTGRES_URL, STORE_KINDS } from '../helpers/store.js';

@@ -3,6 +3,7 @@
 import { invalid } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { operatorOf } from '../auth.js';
+import { actorOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
 
 const nullableString = { type: ['string', 'null'] } as const;
@@ -179,7 +180,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
       },
     },
     async (request, reply) => {
-      await assistant.remove(operatorOf(request), request.params.id);
+      await assistant.remove(actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -260,6 +261,6 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
         response: { 200: threadSchema, ...errorResponses(401, 404, 409) },
       },
     },
-    async (request) => assistant.reject(operatorOf(request), request.params.id, request.params.proposal_id),
+    async (request) => assistant.reject(actorOf(request), request.params.id, request.params.proposal_id),
   );
 };

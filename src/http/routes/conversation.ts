@@ -3,7 +3,8 @@
 import { findThread } from '../../assistant/threads.js';
 import { mintSessionCredential } from '../../conversation/credentials.js';
 import type { Services } from '../../services.js';
-import { conversationOperator, operatorOf } from '../auth.js';
+import { conversationOperator } from '../auth.js';
+import { actorOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
 
 const CONTEXT_BODY_LIMIT = 2 * 1024 * 1024;
@@ -154,9 +155,9 @@ export const conversationRoutes: RoutePlugin<{ services: Services }> = async (ap
       },
     },
     async (request, reply) => {
-      const operator = operatorOf(request);
-      const thread = await findThread(db, operator, request.params.id);
-      return reply.code(201).send(await mintSessionCredential(db, services.audit, operator, thread));
+      const actor = actorOf(request);
+      const thread = await findThread(db, actor.operator, request.params.id);
+      return reply.code(201).send(await mintSessionCredential(services, actor, thread));
     },
   );
 };

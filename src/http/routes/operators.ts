@@ -1,12 +1,13 @@
 // Operators: owners create them, each with a first token handed back once;
 // owners list them, disable one (history kept, every token refused) and
 // enable one again.
-import type { FastifyRequest } from 'fastify';
 import { createOperator, listOperators, setOperatorDisabled, OPERATOR_NAME_PATTERN, type Operator } from '../../access/operators.js';
 import { mintToken } from '../../access/tokens.js';
+import { perform } from '../../domain/actions.js';
 import { forbidden } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { operatorOf } from '../auth.js';
+import { actorOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
 import { mintedTokenSchema } from './tokens.js';
 
@@ -23,10 +24,9 @@ const operatorListingSchema = {
   additionalProperties: false,
 } as const;
 
-function ownerOf(request: FastifyRequest, doing: string): Operator {
-  const caller = operatorOf(request);
-  if (!caller.owner) throw forbidden(`only owners can ${doing}; ask an owner of this instance`);
-  return caller;
+/** Why the caller may not act on operators, or null for an owner. */
+function ownersOnly(operator: Operator, doing: string): string | null {
+  return operator.owner ? null : `only owners can ${doing}; ask an owner of this instance`;
 }
 
 export const operatorRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
@@ -41,7 +41,8 @@ export const operatorRoutes: RoutePlugin<{ services: Services }> = async (app, {
       },
     },
     async (request) => {
-      ownerOf(request, 'list operators');
+      const refusal = ownersOnly(operatorOf(request), 'list operators');
+      if (refusal) throw forbidden(refusal);
       return listOperators(services.db);
     },
   );
@@ -66,19 +67,14 @@ export const operatorRoutes: RoutePlugin<{ services: Services }> = async (app, {
         },
       },
       async (request) => {
-        const caller = ownerOf(request, `${action} operators`);
+        const actor = actorOf(request);
         const { name } = request.params;
-        return setOperatorDisabled(services.db, services.changes, name, action === 'disable', (tx) =>
-          services.audit.write(tx, {
-            operator: caller.name,
-            via: 'rest',
-            tool: `operator:${action}`,
-            project: null,
-            environment: null,
-            outcome: 'ok',
-            input: { name },
-          }),
-        );
+        return perform(services, actor, {
+          name: `operator:${action}`,
+          input: { name },
+          refusal: ownersOnly(actor.operator, `${action} operators`),
+          run: (tx, touch) => setOperatorDisabled(tx, touch, name, action === 'disable'),
+        });
       },
     );
   }
@@ -111,21 +107,17 @@ export const operatorRoutes: RoutePlugin<{ services: Services }> = async (app, {
       },
     },
     async (request, reply) => {
-      const caller = ownerOf(request, 'create operators');
+      const actor = actorOf(request);
       const { name, owner = false } = request.body;
-      const created = await services.db.transaction(async (tx) => {
-        const operator = await createOperator(tx, { name, owner });
-        const token = await mintToken(tx, { operatorId: operator.id, name: 'first', kind: 'operator' });
-        await services.audit.write(tx, {
-          operator: caller.name,
-          via: 'rest',
-          tool: 'operator:create',
-          project: null,
-          environment: null,
-          outcome: 'ok',
-          input: { name, owner },
-        });
-        return { operator, token };
+      const created = await perform(services, actor, {
+        name: 'operator:create',
+        input: { name, owner },
+        refusal: ownersOnly(actor.operator, 'create operators'),
+        run: async (tx) => {
+          const operator = await createOperator(tx, { name, owner });
+          const token = await mintToken(tx, { operatorId: operator.id, name: 'first', kind: 'operator' });
+          return { operator, token };
+        },
       });
       return reply.code(201).send({ name: created.operator.name, owner: created.operator.owner, token: created.token });
     },

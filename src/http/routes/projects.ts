@@ -1,7 +1,9 @@
 // Projects: list, read, create. A project the caller is no member of is a 404.
 import { createProject, describeProject, listProjects, PROJECT_SLUG_PATTERN } from '../../domain/projects.js';
 import type { Services } from '../../services.js';
+import { perform } from '../../domain/actions.js';
 import { operatorOf } from '../auth.js';
+import { actorOf } from '../invoke.js';
 import { errorResponses, projectParams, roleSchema, type RoutePlugin } from '../schemas.js';
 
 const projectSchema = {
@@ -35,7 +37,7 @@ const createBody = {
 } as const;
 
 export const projectRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
-  const { db, projects } = services;
+  const { projects } = services;
   app.get(
     '/projects',
     {
@@ -61,18 +63,15 @@ export const projectRoutes: RoutePlugin<{ services: Services }> = async (app, { 
       },
     },
     async (request, reply) => {
-      const operator = operatorOf(request);
-      await createProject(db, services.changes, operator, request.body);
-      services.audit.record({
-        operator: operator.name,
-        via: 'rest',
-        tool: 'project:create',
+      const actor = actorOf(request);
+      await perform(services, actor, {
+        name: 'project:create',
         project: request.body.slug,
-        environment: null,
-        outcome: 'ok',
         input: request.body,
+        refusal: actor.operator.owner ? null : 'only owners can create projects; ask an owner of this instance',
+        run: (tx, touch) => createProject(tx, touch, actor.operator, request.body),
       });
-      return reply.code(201).send(describeProject(await projects.open(operator, request.body.slug)));
+      return reply.code(201).send(describeProject(await projects.open(actor.operator, request.body.slug)));
     },
   );
 

@@ -1,10 +1,11 @@
 // The caller's own tokens: list, mint (owners may mint service tokens), revoke.
 import { listTokens, mintToken, revokeToken } from '../../access/tokens.js';
 import { findEnvironment } from '../../domain/projects.js';
-import { forbidden } from '../../errors.js';
+import { perform } from '../../domain/actions.js';
 import type { Services } from '../../services.js';
 import { TOKEN_KINDS } from '../../store/schema.js';
 import { operatorOf } from '../auth.js';
+import { actorOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
 
 const nullableString = { type: ['string', 'null'] } as const;
@@ -39,7 +40,7 @@ const tokenListingSchema = {
 } as const;
 
 export const tokenRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
-  const { db, audit } = services;
+  const { db } = services;
   app.get(
     '/tokens',
     {
@@ -79,26 +80,20 @@ export const tokenRoutes: RoutePlugin<{ services: Services }> = async (app, { se
       },
     },
     async (request, reply) => {
-      const operator = operatorOf(request);
+      const actor = actorOf(request);
+      const { operator } = actor;
       const { name, service } = request.body;
-      let environmentId: string | null = null;
-      if (service) {
-        if (!operator.owner) throw forbidden('only owners can mint service tokens; ask an owner of this instance');
-        environmentId = findEnvironment(await services.projects.open(operator, service.project), service.environment).id;
-      }
       const kind = service ? 'service' : 'operator';
-      const minted = await db.transaction(async (tx) => {
-        const token = await mintToken(tx, { operatorId: operator.id, name, kind, environmentId });
-        await audit.write(tx, {
-          operator: operator.name,
-          via: 'rest',
-          tool: 'token:create',
-          project: service?.project ?? null,
-          environment: service?.environment ?? null,
-          outcome: 'ok',
-          input: { id: token.id, name, kind },
-        });
-        return token;
+      const refusal = service && !operator.owner ? 'only owners can mint service tokens; ask an owner of this instance' : null;
+      const environment = service && !refusal ? findEnvironment(await services.projects.open(operator, service.project), service.environment) : null;
+      const minted = await perform(services, actor, {
+        name: 'token:create',
+        project: service?.project ?? null,
+        environment: service?.environment ?? null,
+        input: { name, kind },
+        refusal,
+        run: (tx) => mintToken(tx, { operatorId: operator.id, name, kind, environmentId: environment?.id ?? null }),
+        made: (token) => ({ id: token.id }),
       });
       return reply.code(201).send(minted);
     },
@@ -116,18 +111,13 @@ export const tokenRoutes: RoutePlugin<{ services: Services }> = async (app, { se
       },
     },
     async (request, reply) => {
-      const operator = operatorOf(request);
-      await revokeToken(db, services.changes, operator.id, request.params.id, (tx) =>
-        audit.write(tx, {
-          operator: operator.name,
-          via: 'rest',
-          tool: 'token:revoke',
-          project: null,
-          environment: null,
-          outcome: 'ok',
-          input: { id: request.params.id },
-        }),
-      );
+      const actor = actorOf(request);
+      await perform(services, actor, {
+        name: 'token:revoke',
+        input: { id: request.params.id },
+        refusal: null,
+        run: (tx, touch) => revokeToken(tx, touch, actor.operator.id, request.params.id),
+      });
       return reply.code(204).send(null);
     },
   );

@@ -46,6 +46,7 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
       schema: {
         operationId: 'listTools',
         summary: 'Every tool, with the permission it costs and whether this caller could run it where the query points',
+        description: 'X-Aion-Tools (a comma-separated list) and X-Aion-Read-Only: 1 leave out the tools they exclude, for any caller.',
         tags: ['assistant'],
         querystring: {
           type: 'object',
@@ -61,7 +62,7 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
             required: ['tools'],
             additionalProperties: false,
           },
-          ...errorResponses(401),
+          ...errorResponses(401, 422),
         },
       },
     },
@@ -75,6 +76,8 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
       schema: {
         operationId: 'runTool',
         summary: 'Run one tool as the caller; the body is the tool input, verbatim',
+        description:
+          'X-Aion-Tools (a comma-separated list) makes every other tool a 404; X-Aion-Read-Only: 1 refuses every tool that changes anything (is_error). Both hold for any caller; an unreadable X-Aion-Read-Only is a 422.',
         tags: ['assistant'],
         params: { type: 'object', properties: { name: { type: 'string', maxLength: 200 } }, required: ['name'] },
         body: anyObject,
