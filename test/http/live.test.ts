@@ -176,7 +176,7 @@ describe.skipIf(!POSTGRES_URL)('live configuration across two servers on one Pos
     const etag = (await service.get(APP)).headers.get('etag') ?? '';
     const held = service.get(`${APP}?wait=30`, { headers: { 'if-none-match': etag } });
     // The request is held once its server counts it in its gauge.
-    await untilAsync(async () => (await heldOn(servers[1]?.url ?? '')) > 0);
+    await expect.poll(() => heldRequests(servers[1]?.url ?? '')).toBeGreaterThan(0);
     const { revision, text } = await mustCall(a, 'read_document', { project, path: 'app.yaml' });
     const changed = (text as string).replace('port: 8080', 'port: 8090');
     await mustCall(a, 'write_document', { project, path: 'app.yaml', text: changed, base_revision: revision });
@@ -195,7 +195,7 @@ describe.skipIf(!POSTGRES_URL)('live configuration across two servers on one Pos
     const service = client(servers[1]?.url ?? '', (minted.body as { token: string }).token);
     const etag = (await service.get(APP)).headers.get('etag') ?? '';
     const held = Array.from({ length: 100 }, () => service.get(`${APP}?wait=30`, { headers: { 'if-none-match': etag } }));
-    await untilAsync(async () => (await heldOn(servers[1]?.url ?? '')) === 100);
+    await expect.poll(() => heldRequests(servers[1]?.url ?? ''), { timeout: 15_000 }).toBe(100);
 
     const { revision, text } = await mustCall(a, 'read_document', { project, path: 'app.yaml' });
     await mustCall(a, 'write_document', { project, path: 'app.yaml', text: (text as string).replace(/port: \d+/, 'port: 8091'), base_revision: revision });
@@ -222,20 +222,7 @@ describe.skipIf(!POSTGRES_URL)('live configuration across two servers on one Pos
   });
 });
 
-/** What a server's gauge says it holds right now. */
-async function heldOn(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
-  return Number(/^aion_held_requests (\d+)$/m.exec(text)?.[1] ?? 0);
-}
 
-/** Polls until `check` resolves true (at most 5 s). */
-async function untilAsync(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the condition');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** Polls until `check` holds (at most 5 s). */
 async function until(check: () => boolean): Promise<void> {
