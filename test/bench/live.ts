@@ -43,8 +43,8 @@ async function tool(session: Session, name: string, input: Record<string, unknow
   return answer.result as Record<string, unknown>;
 }
 
-/** Saves `text` at `file` of shop and deploys it to staging. */
-async function deploy(owner: Session, file: string, text: string): Promise<void> {
+/** Saves `text` at `file` of shop; answers the function that deploys it to staging. */
+async function save(owner: Session, file: string, text: string): Promise<() => Promise<void>> {
   const current = await fetch(`${owner.base}/api/v1/assistant/tools/read_document`, {
     method: 'POST',
     headers: { authorization: `Bearer ${owner.token}`, 'content-type': 'application/json' },
@@ -53,7 +53,9 @@ async function deploy(owner: Session, file: string, text: string): Promise<void>
   const read = (await current.json()) as { is_error?: boolean; result?: { revision: number } };
   const base = current.ok && !read.is_error && read.result ? { base_revision: read.result.revision } : {};
   await tool(owner, 'write_document', { project: 'shop', path: file, text, ...base });
-  await tool(owner, 'deploy', { project: 'shop', environment: 'staging', path: file });
+  return async () => {
+    await tool(owner, 'deploy', { project: 'shop', environment: 'staging', path: file });
+  };
 }
 
 async function serviceToken(owner: Session): Promise<string> {
@@ -148,18 +150,22 @@ async function holdWaiters(base: string, route: string, token: string, etag: str
   return { answered: Promise.all(answers), close: () => sockets.forEach((s) => s.destroy()) };
 }
 
-/** Holds the waiters on `holder`, deploys through `deployer`; how long after the deploy's answer (and its request) the last was woken, and memory per waiter. */
+/**
+ * Holds the waiters on `holder`, deploys through `deployer`: when the first
+ * and the last were woken after the deploy request was sent (the commit
+ * comes later, so this bounds the delay from above), and memory per waiter.
+ */
 async function wakeWaiters(holder: ServerProcess, deployer: Session, token: string) {
   const etag = await etagOf(holder.url, SMALL, token);
+  const deploy = await save(deployer, 'app.yaml', `service: shop\nport: ${10_000 + Math.floor(Math.random() * 50_000)}\ndatabase:\n  url: \${secret:DATABASE_URL}\n`);
   const before = await residentKilobytes(holder.child.pid ?? 0);
   const held = await holdWaiters(holder.url, SMALL, token, etag, WAITERS);
   const during = await residentKilobytes(holder.child.pid ?? 0);
   try {
     const sent = performance.now();
-    await deploy(deployer, 'app.yaml', `service: shop\nport: ${10_000 + Math.floor(Math.random() * 50_000)}\ndatabase:\n  url: \${secret:DATABASE_URL}\n`);
-    const committed = performance.now();
-    const last = Math.max(...(await held.answered));
-    return { afterCommit: last - committed, afterRequest: last - sent, perWaiterKb: (during - before) / WAITERS };
+    await deploy();
+    const answered = (await held.answered).map((at) => at - sent);
+    return { first: Math.min(...answered), last: Math.max(...answered), perWaiterKb: (during - before) / WAITERS };
   } finally {
     held.close();
   }
@@ -168,7 +174,7 @@ async function wakeWaiters(holder: ServerProcess, deployer: Session, token: stri
 /** GET 200, 304 and a 500 KB 200 beside the bare route; then ten thousand waiters on this one server. */
 export async function liveRows(server: ServerProcess, ownerToken: string): Promise<Row[]> {
   const owner = { base: server.url, token: ownerToken };
-  await deploy(owner, 'big.yaml', bigDocument());
+  await (await save(owner, 'big.yaml', bigDocument()))();
   const token = await serviceToken(owner);
   const auth = { authorization: `Bearer ${token}` };
   const etag = await etagOf(server.url, SMALL, token);
@@ -212,13 +218,13 @@ export async function liveRows(server: ServerProcess, ownerToken: string): Promi
   ];
 }
 
-function wakeRows(where: string, woken: { afterCommit: number; afterRequest: number; perWaiterKb: number }): Row[] {
+function wakeRows(where: string, woken: { first: number; last: number; perWaiterKb: number }): Row[] {
   return [
     {
-      measure: `live: ${WAITERS} held, ${where}: last woken after the deploy answered (after its request)`,
-      figure: `${woken.afterCommit.toFixed(0)} ms (${woken.afterRequest.toFixed(0)} ms)`,
+      measure: `live: ${WAITERS} held, ${where}: last (first) woken after the deploy was sent`,
+      figure: `${woken.last.toFixed(0)} ms (${woken.first.toFixed(0)} ms)`,
       target: '≤ 1 s after the commit',
-      met: woken.afterCommit <= 1000,
+      met: woken.last <= 1000,
     },
     { measure: `live: memory per held request, ${where} (RSS)`, figure: `${woken.perWaiterKb.toFixed(1)} KB`, target: 'reported', met: null },
   ];
