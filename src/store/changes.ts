@@ -1,6 +1,7 @@
 // Change notices: what a committed write touched, told to this server's
 // caches and waiters at once and to every other server through NOTIFY, which
 // PostgreSQL delivers only when the transaction commits.
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Db, Store } from './db.js';
 
@@ -27,6 +28,8 @@ export class Changes {
   private readonly closing = new AbortController();
   private held = 0;
   private heard = true;
+  /** Names this server in its notices, so it does not hear its own twice. */
+  private readonly origin = randomUUID();
 
   /** How many requests wait for a change right now (operations and tests read it). */
   get waiting(): number {
@@ -46,7 +49,11 @@ export class Changes {
     const changes = new Changes();
     await store.listen(
       CHANNEL,
-      (payload) => changes.emit(payload as Topic),
+      (payload) => {
+        // `<server> <topic>`: this server told its own at commit already.
+        const space = payload.indexOf(' ');
+        if (payload.slice(0, space) !== changes.origin) changes.emit(payload.slice(space + 1) as Topic);
+      },
       (connected) => {
         if (connected) log.info({}, 'change notices reach this server again; caches fill again');
         else if (changes.heard) log.warn('the connection that hears change notices dropped; caches are off until it is back');
@@ -72,7 +79,7 @@ export class Changes {
     const touched = new Set<Topic>();
     const result = await db.transaction(async (tx) => {
       const value = await work(tx, (topic) => touched.add(topic));
-      for (const topic of touched) await tx.execute(sql`select pg_notify(${CHANNEL}, ${topic})`);
+      for (const topic of touched) await tx.execute(sql`select pg_notify(${CHANNEL}, ${`${this.origin} ${topic}`})`);
       return value;
     });
     for (const topic of touched) this.emit(topic);

@@ -10,6 +10,8 @@ export interface Target {
   headers?: Record<string, string>;
   /** A body, or a maker of a fresh one per request (writes that must not repeat). */
   body?: string | (() => string);
+  /** The answer is a 304, not an error. */
+  notModified?: boolean;
 }
 
 const bodyOf = (target: Target) => (typeof target.body === 'function' ? target.body() : target.body);
@@ -78,7 +80,7 @@ export async function throughputAt(base: string, target: Target, connections: nu
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
+    errors: result.errors + result.non2xx - (target.notModified ? result['3xx'] : 0),
   };
 }
 

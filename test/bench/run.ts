@@ -10,6 +10,7 @@ import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { assistantRows } from './assistant.js';
 import { promptCacheRows } from './prompt-cache.js';
 import { editRows } from './edits.js';
+import { liveAcrossServersRows, liveRows } from './live.js';
 import { benchMcp } from './mcp.js';
 import { latencyAtOne, median, ms, printTable, throughputAt, type Row, type Target } from './lib.js';
 
@@ -102,6 +103,7 @@ async function main() {
     rows.push(...(await assistantRows(server.url, demo)));
     process.stdout.write('MCP round trips…\n');
     rows.push(...(await benchMcp(server.url, demo.ada ?? '')));
+    rows.push(...(await liveRows(server, demo.ada ?? '')));
     await server.stop();
     server = null;
 
@@ -126,6 +128,9 @@ async function main() {
     rows.push(...(await promptCacheRows()));
     process.stdout.write('assistant_document_edit at 100 KiB, 1 MiB, 10 MiB…\n');
     rows.push(...(await editRows()));
+    const postgres = process.env.AION_BENCH_DATABASE_URL ?? process.env.AION_TEST_DATABASE_URL;
+    if (postgres) rows.push(...(await liveAcrossServersRows(postgres)));
+    else rows.push({ measure: 'live: held requests across two servers on PostgreSQL', figure: 'not run', target: 'set AION_BENCH_DATABASE_URL', met: null });
   } finally {
     if (server) await server.stop();
     await rm(dataDir, { recursive: true, force: true });

@@ -211,6 +211,22 @@ describe.each(STORE_KINDS)('live bodies (%s)', (kind) => {
     // Others' tokens still read it.
     expect((await service.get(APP)).status).toBe(200);
   });
+
+  it('ends the held request of a token revoked while it waits, refused', async () => {
+    const minted = await ada.post('/api/v1/tokens', { name: 'revoked-while-held', service: { project, environment: 'staging' } });
+    const { id, token } = minted.body as { id: string; token: string };
+    const holder = client(server.url, token);
+    const etag = (await holder.get(APP)).headers.get('etag') ?? '';
+    const baseline = server.services.changes.waiting;
+    const started = Date.now();
+    const held = holder.get(`${APP}?wait=30`, { headers: { 'if-none-match': etag } });
+    await until(() => server.services.changes.waiting > baseline);
+    expect((await ada.delete(`/api/v1/tokens/${id}`)).status).toBe(204);
+    const answer = await held;
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({ error: 'bad token' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
 });
 
 /** Polls until `check` holds (at most 5 s). */

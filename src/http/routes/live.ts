@@ -7,6 +7,7 @@
 // else is a 404, as if nothing were there.
 import type { LiveEntry } from '../../domain/live-bodies.js';
 import { badToken, notFound } from '../../errors.js';
+import { bearerToken } from '../auth.js';
 import type { Services } from '../../services.js';
 import { encodingFor, formatFor, matchesETag } from '../negotiation.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
@@ -15,7 +16,7 @@ const MAX_WAIT_SECONDS = 60;
 const CONTENT_TYPES = { json: 'application/json; charset=utf-8', yaml: 'application/yaml; charset=utf-8' } as const;
 
 export const liveRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
-  const { liveBodies, changes } = services;
+  const { liveBodies, changes, authenticator } = services;
 
   app.get(
     '/live/:project/:environment/*',
@@ -75,8 +76,13 @@ export const liveRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
       if (seen && request.query.wait && matchesETag(ifNoneMatch, seen)) {
         const gone = new AbortController();
         reply.raw.once('close', () => gone.abort());
-        const topics = [`project:${entry.projectId}`, `environment:${caller.environmentId}`] as const;
-        entry = await changes.waitFor(topics, read, (now) => etagOf(now) !== seen, request.query.wait * 1000, gone.signal);
+        // A token revoked while its request is held ends the wait, refused.
+        const token = bearerToken(request);
+        const look = async () => ({ entry: await read(), allowed: (await authenticator.authenticate(token)) !== null });
+        const topics = [`project:${entry.projectId}`, `environment:${caller.environmentId}`, `token:${caller.tokenId}`] as const;
+        const waited = await changes.waitFor(topics, look, (now) => !now.allowed || etagOf(now.entry) !== seen, request.query.wait * 1000, gone.signal);
+        if (!waited.allowed) throw badToken();
+        entry = waited.entry;
       }
       const body = entry?.body;
       if (!entry || !body) throw nothing(request.params);
