@@ -4,7 +4,7 @@
 import { Command, Option } from 'commander';
 import { printCall, printTools, withServerOptions } from './cli/call.js';
 import type { McpFlags } from './cli/mcp.js';
-import { ConfigError, readConfig } from './config.js';
+import { ConfigError, readConfig, type ServeFlags } from './config.js';
 
 const program = new Command('ops').description('Aion Ops: configuration, checked and deployed, with an assistant.');
 
@@ -15,7 +15,8 @@ program
   .addOption(new Option('--host <host>', 'address to listen on').env('AION_HOST'))
   .addOption(new Option('--data <dir>', 'data folder of the embedded store').env('AION_DATA'))
   .option('--demo', 'seed an empty store with the demo project, operators and tokens')
-  .action(async (flags: { port?: string; host?: string; data?: string; demo?: boolean }) => {
+  .option('--agent <NAME=COMMAND>', 'an ACP agent a thread may be held by (repeatable)', (value: string, all: string[] = []) => [...all, value])
+  .action(async (flags: ServeFlags) => {
     const { serveUntilSignalled } = await import('./cli/serve.js');
     await serveUntilSignalled(readConfig(flags));
   });
@@ -56,6 +57,14 @@ withServerOptions(program.command('call'))
   .option('--input <json>', 'the tool input, a JSON object', '{}')
   .action(async (name: string, flags: { url: string; token?: string; input: string }) => {
     process.exitCode = await printCall(name, flags, (line) => console.log(line), (line) => console.error(line));
+  });
+
+program
+  .command('demo-agent')
+  .description('a deterministic ACP agent on stdio, for tests and the demo (the fake model\'s counterpart)')
+  .action(async () => {
+    const { serveDemoAgent } = await import('./acp/demo-agent.js');
+    await serveDemoAgent();
   });
 
 program.parseAsync().catch((error: unknown) => {

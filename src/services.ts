@@ -1,6 +1,10 @@
 // The server's services, made once at start over one store and shared by the
 // HTTP routes, the assistant and MCP.
+import path from 'node:path';
+import { AgentHost } from './acp/host.js';
 import { Assistant, notConfiguredSentence } from './assistant/assistant.js';
+import { TurnEvents } from './assistant/events.js';
+import { RunningTurns } from './assistant/running.js';
 import { createProvider } from './assistant/providers/index.js';
 import type { Config } from './config.js';
 import { ConversationContexts } from './conversation/context.js';
@@ -25,6 +29,9 @@ export interface Services {
   executor: Executor;
   assistant: Assistant;
   contexts: ConversationContexts;
+  agents: AgentHost;
+  events: TurnEvents;
+  running: RunningTurns;
   /** Writes what is queued (the audit of reads); the store stays open. */
   drain(): Promise<void>;
 }
@@ -44,6 +51,11 @@ export type ServiceConfig = Pick<
   | 'anthropicBaseUrl'
   | 'assistantRate'
   | 'contextTokens'
+  | 'agents'
+  | 'agentIdleMs'
+  | 'agentMax'
+  | 'agentTurnTimeoutMs'
+  | 'agentPath'
 >;
 
 export async function createServices(store: Store, config: ServiceConfig, log: ServiceLog): Promise<Services> {
@@ -59,6 +71,19 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     services: { projects, audit, secretBox, contexts },
     log: (err, message) => log.error({ err }, message),
   });
+  const events = new TurnEvents();
+  const running = new RunningTurns();
+  const agents = new AgentHost({
+    db,
+    changes,
+    contexts,
+    executor,
+    audit,
+    events,
+    running,
+    config,
+    scratchRoot: path.join(config.dataDir, 'agents'),
+  });
   const assistant = new Assistant({
     db,
     executor,
@@ -71,6 +96,9 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     notConfigured: notConfiguredSentence(config),
     rate: config.assistantRate,
     contextTokens: config.contextTokens,
+    agents,
+    events,
+    running,
   });
   return {
     store,
@@ -83,6 +111,9 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     executor,
     assistant,
     contexts,
+    agents,
+    events,
+    running,
     drain: () => audit.flush(),
   };
 }

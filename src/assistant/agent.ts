@@ -36,6 +36,8 @@ export async function agentCall(
   const prepared = await deps.executor.prepare(invocation, name, input);
   if (!prepared.ready) return { tool: name, is_error: true, result: prepared.outcome.result };
   const proposal = pendingProposal(prepared, thread, `agent-${Date.now()}`);
+  // The thread's own agent, mid-turn here: the proposal goes on that turn's answer, and the turn keeps its claim.
+  if (deps.agents.propose(thread.id, proposal)) return { tool: name, is_error: false, result: proposedResult(proposal) };
   await storeAnswer(deps.db, thread, { text: `An agent in this conversation proposes: ${proposal.title}.`, blocks: null, stopReason: null }, [proposal]);
   return { tool: name, is_error: false, result: proposedResult(proposal) };
 }

@@ -33,6 +33,7 @@ export class Assistant {
   }
 
   async open(operator: Operator, body: OpenThread): Promise<ThreadView> {
+    if (body.agent) await this.deps.agents.check(body.agent);
     return this.view(operator, (await openThread(this.deps.db, this.deps.projects, operator, body)).id);
   }
 
@@ -47,6 +48,7 @@ export class Assistant {
   async remove(operator: Operator, threadId: string): Promise<void> {
     const thread = await findThread(this.deps.db, operator, threadId);
     await deleteThread(this.deps.db, this.deps.changes, thread);
+    await this.deps.agents.forget(thread.id);
     this.deps.audit.record({
       operator: operator.name,
       via: 'rest',
@@ -57,6 +59,17 @@ export class Assistant {
       outcome: 'ok',
       input: { id: thread.id },
     });
+  }
+
+  /** Cancels the thread's running turn, when it runs on this server; false when none does. */
+  async cancel(operator: Operator, threadId: string): Promise<boolean> {
+    const thread = await findThread(this.deps.db, operator, threadId);
+    return this.deps.running.cancel(thread.id);
+  }
+
+  /** The configured agents, and whether each can start. */
+  agents() {
+    return this.deps.agents.list();
   }
 
   async send(operator: Operator, threadId: string, text: string): Promise<ThreadView> {

@@ -1,5 +1,6 @@
 // What the assistant's parts share: the store, the executor, the project
 // directory, the secret box, the model, and the settings of DESIGN.md §4.
+import type { AgentHost } from '../acp/host.js';
 import type { Config } from '../config.js';
 import type { ConversationContexts } from '../conversation/context.js';
 import type { AuditLog } from '../domain/audit.js';
@@ -8,7 +9,9 @@ import type { SecretBox } from '../domain/secret-box.js';
 import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import type { Executor } from '../tools/executor.js';
+import type { TurnEvents } from './events.js';
 import type { ModelProvider } from './providers/types.js';
+import type { RunningTurns } from './running.js';
 
 export interface AssistantDeps {
   db: Db;
@@ -24,4 +27,8 @@ export interface AssistantDeps {
   notConfigured: string;
   rate: Config['assistantRate'];
   contextTokens: number;
+  /** The ACP agents that hold threads on this server. */
+  agents: AgentHost;
+  events: TurnEvents;
+  running: RunningTurns;
 }

@@ -3,12 +3,14 @@
 // write tools become pending proposals. No model call happens inside a
 // database transaction; the answer and its proposals are stored together.
 import { and, asc, eq, isNull, lt, max, not, or, sql } from 'drizzle-orm';
+import { runAgentTurn } from '../acp/turn.js';
 import type { Operator } from '../access/operators.js';
 import { AppError, conflict, unavailable } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { messages, parkedSecrets, proposals, threads } from '../store/schema.js';
 import type { ToolResult } from '../tools/types.js';
 import type { AssistantDeps } from './deps.js';
+import type { ToolCallView, TurnEvent } from './events.js';
 import { parkSecrets } from './parking.js';
 import { pendingProposal, proposedResult, storeAnswer, type PendingProposal } from './proposing.js';
 import { historyOf, systemPrompt, type StoredMessage } from './prompt.js';
@@ -33,8 +35,9 @@ export async function runTurn(deps: AssistantDeps, operator: Operator, threadId:
   const thread = await findThread(deps.db, operator, threadId);
   await claimTurn(deps.db, thread);
   try {
-    const provider = await storeMessage(deps, operator, thread, text);
-    await converse(deps, provider, operator, thread);
+    const stored = await storeMessage(deps, operator, thread, text);
+    if (stored.provider) await converse(deps, stored.provider, operator, thread);
+    else await runAgentTurn(deps.agents, operator, thread, stored.text);
   } catch (error) {
     // The answer's transaction ends the turn; anything short of it ends it here.
     await deps.db.update(threads).set({ turnStartedAt: null }).where(eq(threads.id, thread.id));
@@ -68,12 +71,20 @@ async function claimTurn(db: Db, thread: ThreadRecord): Promise<void> {
   );
 }
 
-/** Counts the message against the rate, parks its secrets and stores it; a 429 or 503 stores nothing. */
-async function storeMessage(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, text: string): Promise<ModelProvider> {
+/**
+ * Counts the message against the rate, parks its secrets and stores it; a 429
+ * or 503 stores nothing. The provider is null for a thread an agent holds.
+ */
+async function storeMessage(
+  deps: AssistantDeps,
+  operator: Operator,
+  thread: ThreadRecord,
+  text: string,
+): Promise<{ provider: ModelProvider | null; text: string }> {
   return deps.db.transaction(async (tx) => {
     await countMessage(tx, operator.id, deps.rate);
-    const provider = deps.provider;
-    if (!provider) throw unavailable(deps.notConfigured);
+    const provider = thread.agent ? null : deps.provider;
+    if (!thread.agent && !provider) throw unavailable(deps.notConfigured);
     let parked = parkSecrets(text, 1);
     if (parked.values.length > 0) {
       // Numbers go on from the thread's last parked value; most messages have none to look up.
@@ -92,7 +103,7 @@ async function storeMessage(deps: AssistantDeps, operator: Operator, thread: Thr
       .update(threads)
       .set({ updatedAt: new Date(), ...(thread.title ? {} : { title: titleOf(parked.text) }) })
       .where(eq(threads.id, thread.id));
-    return provider;
+    return { provider, text: parked.text };
   });
 }
 
@@ -129,28 +140,68 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
   const exchange: ModelMessage[] = [];
   const pending: PendingProposal[] = [];
   let stopReason = 'end_turn';
-  for (let call = 1; call <= MAX_MODEL_CALLS; call++) {
-    let response;
-    try {
-      response = await provider.complete({ system, tools, messages: trimHistory([...history, ...exchange], deps.contextTokens) });
-    } catch (error) {
-      if (error instanceof ProviderError) throw unavailable(`${error.message}; your message is kept, send another to try again`);
-      throw error;
+  // Cancel aborts the model call in flight; what the turn did so far is its answer.
+  const cancel = new AbortController();
+  const unregister = deps.running.register(thread.id, () => cancel.abort());
+  const emit = (event: TurnEvent) => deps.events.emit(thread.id, event);
+  emit({ type: 'started' });
+  try {
+    for (let call = 1; call <= MAX_MODEL_CALLS; call++) {
+      let response;
+      try {
+        response = await provider.complete(
+          { system, tools, messages: trimHistory([...history, ...exchange], deps.contextTokens) },
+          cancel.signal,
+        );
+      } catch (error) {
+        if (cancel.signal.aborted) {
+          stopReason = 'cancelled';
+          break;
+        }
+        if (error instanceof ProviderError) {
+          const sentence = `${error.message}; your message is kept, send another to try again`;
+          emit({ type: 'ended', stop_reason: null, error: sentence });
+          throw unavailable(sentence);
+        }
+        throw error;
+      }
+      exchange.push({ role: 'assistant', content: response.content });
+      stopReason = response.stop_reason;
+      for (const block of response.content) if (block.type === 'text') emit({ type: 'text', delta: block.text });
+      const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+      if (uses.length === 0) break;
+      const results: ToolResultBlock[] = [];
+      for (const use of uses) {
+        const result = await answerToolUse(deps, invocation, thread, use, pending);
+        results.push(result);
+        emit({ type: 'tool_call', tool_call: toolCallView(use, result, pending) });
+        const proposal = pending.find((p) => p.toolUseId === use.id);
+        if (proposal) emit({ type: 'proposal', id: proposal.id, tool: proposal.tool, title: proposal.title });
+      }
+      exchange.push({ role: 'user', content: results });
+      if (stopReason !== 'tool_use' || cancel.signal.aborted) break;
     }
-    exchange.push({ role: 'assistant', content: response.content });
-    stopReason = response.stop_reason;
-    const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-    if (uses.length === 0) break;
-    const results: ToolResultBlock[] = [];
-    for (const use of uses) results.push(await answerToolUse(deps, invocation, thread, use, pending));
-    exchange.push({ role: 'user', content: results });
-    if (stopReason !== 'tool_use') break;
+  } finally {
+    unregister();
   }
   const text = exchange
     .flatMap((m) => (m.role === 'assistant' ? m.content : []))
     .flatMap((b) => (b.type === 'text' && b.text.trim() !== '' ? [b.text] : []))
     .join('\n\n');
   await storeAnswer(deps.db, thread, { text, blocks: exchange, stopReason }, pending);
+  emit({ type: 'ended', stop_reason: stopReason });
+}
+
+/** A tool use of the built-in model as the live progress shows it. */
+function toolCallView(use: ToolUseBlock, result: ToolResultBlock, pending: PendingProposal[]): ToolCallView {
+  const proposed = pending.some((p) => p.toolUseId === use.id);
+  return {
+    id: use.id,
+    title: use.name,
+    kind: proposed ? 'edit' : 'read',
+    status: result.is_error ? 'failed' : proposed ? 'pending' : 'completed',
+    locations: [],
+  };
 }
 
 /** A read runs now; a write becomes a proposal; a refusal goes back to the model as it is. */
