@@ -18,7 +18,7 @@ describe.skipIf(!POSTGRES_URL)('an agent thread across two servers on one Postgr
     if (!a || !b) throw new Error('two servers expected');
     const thread = (await a.post('/api/v1/assistant/threads', { agent: 'demo' })).body as { id: string };
     const messages = `/api/v1/assistant/threads/${thread.id}/messages`;
-    const started = await turnStarted(cluster.servers[0]?.url ?? '', cluster.adminToken, thread.id);
+    const { started } = await followTurn(cluster.servers[0]?.url ?? '', cluster.adminToken, thread.id);
     const slow = a.post(messages, { text: '/slow 1500\n/say from a' });
     await started;
     // The slow turn holds the thread: a message on the other server meanwhile is refused.
@@ -35,12 +35,12 @@ describe.skipIf(!POSTGRES_URL)('an agent thread across two servers on one Postgr
   });
 });
 
-/** Follows the thread's events on one server; the promise it gives resolves once its turn started. */
-async function turnStarted(base: string, token: string, threadId: string): Promise<Promise<void>> {
+/** Follows the thread's events on one server; `started` resolves once its turn started. */
+async function followTurn(base: string, token: string, threadId: string): Promise<{ started: Promise<void> }> {
   const response = await fetch(`${base}/api/v1/assistant/threads/${threadId}/events`, { headers: { authorization: `Bearer ${token}` } });
   const reader = response.body?.getReader();
   const decoder = new TextDecoder();
-  return (async () => {
+  const started = (async () => {
     let seen = '';
     while (reader && !seen.includes('event: started')) {
       const { value, done } = await reader.read();
@@ -49,4 +49,5 @@ async function turnStarted(base: string, token: string, threadId: string): Promi
     }
     await reader?.cancel();
   })();
+  return { started };
 }
