@@ -4,7 +4,8 @@
 //   /say TEXT · /tool NAME {json} (through the MCP server it was given) ·
 //   /edit OLD => NEW (assistant_document_edit) · /write TEXT (fs/write_text_file
 //   on the shared document) · /read PATH (fs/read_text_file) · /ask KIND TITLE
-//   (session/request_permission) · /plan A; B · /slow MS · /crash ·
+//   (session/request_permission; `/ask edit OLD => NEW` carries a diff of the
+//   shared document) · /plan A; B · /slow MS · /crash ·
 //   /refuse TEXT · /env (the names of its variables) · anything else: an echo.
 // With DEMO_AGENT_RECORD set it appends every prompt it receives to that file.
 import { appendFile } from 'node:fs/promises';
@@ -127,11 +128,15 @@ async function answer(
         break;
       }
       case '/ask': {
-        const [kind = 'other', ...title] = restWords;
+        const [kind = 'other', ...words] = restWords;
+        const title = words.join(' ');
         const toolCallId = `ask-${nextToolCall++}`;
+        const [oldText, newText] = title.split(' => ');
+        const diff: acp.ToolCallContent[] =
+          kind === 'edit' && shared && newText !== undefined ? [{ type: 'diff', path: shared, oldText, newText }] : [];
         const reply = await client.request(acp.methods.client.session.requestPermission, {
           sessionId: params.sessionId,
-          toolCall: { toolCallId, title: title.join(' ') || kind, kind: kind as acp.ToolKind, status: 'pending' },
+          toolCall: { toolCallId, title: title || kind, kind: kind as acp.ToolKind, status: 'pending', content: diff },
           options: [
             { optionId: 'go', name: 'Allow', kind: 'allow_once' },
             { optionId: 'stop', name: 'Reject', kind: 'reject_once' },

@@ -34,7 +34,7 @@ export interface AgentSession {
 }
 
 /** Modes that ask the client before acting, in order of preference (claude-agent-acp's `default` first). */
-const ASKING_MODES = ['default', 'ask', 'read-only', 'plan'];
+const ASKING_MODES = ['default', 'ask', 'read-only'];
 
 export async function openSession(
   host: AgentHost,

@@ -154,6 +154,19 @@ describe('a turn of the demo agent', () => {
     expect(JSON.stringify(stored.body)).not.toContain('replicas: 4');
   });
 
+  it('applies an asked edit of the shared document to the buffer, and refuses one of another file', async () => {
+    const thread = await openThread();
+    await share(thread, 'name: shop\nreplicas: 2\n');
+    const before = await context(thread);
+    const answered = await send(thread, '/ask edit replicas: 2 => replicas: 5\n/ask edit other.yaml');
+    const answer = lastAnswer(answered);
+    expect(answer?.text).toMatch(/ask: go\nask: stop/);
+    expect(answer?.tool_calls?.[1]).toMatchObject({ status: 'failed', refused: expect.stringContaining('only the shared document') });
+    const after = await context(thread);
+    expect(after.revision).toBe(before.revision + 1);
+    expect(after.document.text).toBe('name: shop\nreplicas: 5\n');
+  });
+
   it('reads another document’s saved text, and nothing outside its folder', async () => {
     const thread = await send(await openThread(), '/read aion.schema.yaml\n/read ../../etc/passwd\n/write nope');
     const text = lastAnswer(thread)?.text ?? '';

@@ -33,12 +33,12 @@ describe.skipIf(COMMAND === '')(COMMAND === '' ? REASON : `a real ACP agent: ${C
     expect(listed).toContainEqual(expect.objectContaining({ name: 'real', available: true }));
     const thread = (await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging', agent: 'real' })).body as { id: string };
     const answer = await ada.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: 'List the environments of project shop.' });
-    console.log(`real agent answered ${answer.status}: ${answer.text.slice(0, 600)}`);
+    console.error(`real agent answered ${answer.status}: ${answer.text.slice(0, 600)}`);
     expect([200, 503]).toContain(answer.status);
     if (answer.status === 503) expect((answer.body as { error: string }).error).toMatch(/your message is kept/);
     // The agent opened Aion's /mcp with the thread's credential and asked for its tools.
     const mcpCalls = server.logs.filter((line) => line.includes('"url":"/mcp"'));
-    console.log(`/mcp requests: ${mcpCalls.length}`);
+    console.error(`/mcp requests: ${mcpCalls.length}`);
     expect(mcpCalls.length).toBeGreaterThan(0);
   }, 180_000);
 });
