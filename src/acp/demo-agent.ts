@@ -7,13 +7,16 @@
 //   (session/request_permission; `/ask edit OLD => NEW` carries a diff of the
 //   shared document) · /plan A; B · /slow MS · /crash ·
 //   /refuse TEXT · /env (the names of its variables) · anything else: an echo.
-// With DEMO_AGENT_RECORD set it appends every prompt it receives to that file.
+// With DEMO_AGENT_RECORD set it appends every prompt it receives to that file;
+// with DEMO_AGENT_STDIO_MCP set it advertises no MCP over HTTP, and runs the
+// stdio MCP server it is given instead.
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as acp from '@agentclientprotocol/sdk';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
@@ -38,12 +41,12 @@ export async function serveDemoAgent(): Promise<void> {
     .agent({ name: 'demo-agent' })
     .onRequest(acp.methods.agent.initialize, () => ({
       protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: false, mcpCapabilities: { http: true, sse: false }, promptCapabilities: {} },
+      agentCapabilities: { loadSession: false, mcpCapabilities: { http: !process.env.DEMO_AGENT_STDIO_MCP, sse: false }, promptCapabilities: {} },
       agentInfo: { name: 'demo-agent', title: 'Demo agent', version: '0.1.0' },
     }))
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
       const sessionId = `demo-${nextSession++}`;
-      const mcp = params.mcpServers.find((s) => 'type' in s && s.type === 'http') ?? null;
+      const mcp = params.mcpServers[0] ?? null;
       sessions.set(sessionId, { cwd: params.cwd, mcp, client: null, turn: null });
       return { sessionId };
     })
@@ -200,10 +203,16 @@ async function callTool(
 async function mcpClient(session: DemoSession): Promise<Client> {
   if (session.client) return session.client;
   const server = session.mcp;
-  if (!server || !('url' in server)) throw new Error('no MCP server over HTTP was given');
+  if (!server) throw new Error('no MCP server was given');
   const client = new Client({ name: 'demo-agent', version: '0.1.0' });
-  const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+  if ('type' in server && server.type === 'sse') throw new Error('MCP over SSE is not spoken here');
+  if ('url' in server) {
+    const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+  } else {
+    const env = { PATH: process.env.PATH ?? '', ...Object.fromEntries(server.env.map((v) => [v.name, v.value])) };
+    await client.connect(new StdioClientTransport({ command: server.command, args: server.args, env }));
+  }
   session.client = client;
   return client;
 }

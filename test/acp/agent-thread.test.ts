@@ -46,6 +46,7 @@ beforeAll(async () => {
       AION_AGENTS: JSON.stringify({
         recorder: { command: process.execPath, args: [path.resolve('dist/main.js'), 'demo-agent'], env: { DEMO_AGENT_RECORD: record } },
         missing: { command: 'no-such-agent-command' },
+        stdio: { command: process.execPath, args: [path.resolve('dist/main.js'), 'demo-agent'], env: { DEMO_AGENT_STDIO_MCP: '1' } },
       }),
       AION_SECRET_KEY: 'x'.repeat(43) + '=',
       AION_AGENT_MAX: '50',
@@ -119,6 +120,13 @@ describe('a turn of the demo agent', () => {
     expect((accepted.body as Thread).proposals[0]?.status).toBe('accepted');
     const audit = await ada.post('/api/v1/assistant/tools/list_secrets', { project: 'shop', environment: 'staging' });
     expect(JSON.stringify(audit.body)).toContain('AGENT_SET');
+  });
+
+  it('gives an agent without MCP over HTTP `ops mcp` on stdio, with the same tools and proposals', async () => {
+    const thread = await send(await openThread('stdio'), '/tool whoami\n/tool set_secret {"name": "VIA_STDIO", "value": "v"}');
+    const answer = lastAnswer(thread);
+    expect(answer?.text).toMatch(/^whoami: ok .*"ada"/);
+    expect(thread.proposals).toEqual([expect.objectContaining({ tool: 'set_secret', status: 'pending', message_id: answer?.id })]);
   });
 
   it('rejects a shell and records it as a refused tool call; shows a plan', async () => {
