@@ -80,6 +80,19 @@ describe('lifecycle', () => {
   });
 });
 
+describe('shutdown', () => {
+  it('stops every agent process when the server closes', async () => {
+    const server = await startTestServer('pglite', { demo: true });
+    const on = client(server.url, server.demoTokens.ada ?? '');
+    const id = await openThread(on);
+    expect((await on.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/say hi' })).status).toBe(200);
+    const pid = server.services.agents.pidOf(id) ?? 0;
+    expect(alive(pid)).toBe(true);
+    await server.stop();
+    expect(alive(pid)).toBe(false);
+  });
+});
+
 describe('live progress (SSE)', () => {
   it('streams an agent turn’s events in order', async () => {
     const id = await openThread(ada);
