@@ -167,10 +167,6 @@ export class AgentHost {
     return this.sessions.get(threadId)?.agent.pid;
   }
 
-  get count(): number {
-    return this.sessions.size;
-  }
-
   /** Stops the thread's agent: its process, its credential. */
   async stop(threadId: string): Promise<void> {
     this.clearIdle(threadId);

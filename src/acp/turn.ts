@@ -19,7 +19,14 @@ const CHARS_PER_TOKEN = 4;
 
 export async function runAgentTurn(host: AgentHost, operator: Operator, thread: ThreadRecord, text: string): Promise<void> {
   const { deps } = host;
-  const session = await host.sessionFor(operator, thread);
+  deps.events.emit(thread.id, { type: 'started' });
+  let session: AgentSession;
+  try {
+    session = await host.sessionFor(operator, thread);
+  } catch (error) {
+    deps.events.emit(thread.id, { type: 'ended', stop_reason: null, error: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
   host.busy(thread.id);
   const answer = new AgentAnswer((event) => deps.events.emit(thread.id, event));
   const turn = { answer, cancelled: false };
@@ -30,7 +37,6 @@ export async function runAgentTurn(host: AgentHost, operator: Operator, thread: 
   };
   const unregister = deps.running.register(thread.id, cancel);
   const timeout = setTimeout(cancel, deps.config.agentTurnTimeoutMs);
-  deps.events.emit(thread.id, { type: 'started' });
   let stopReason: acp.StopReason;
   try {
     const response = await session.agent.agent.request('session/prompt', {
