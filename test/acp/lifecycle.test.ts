@@ -59,6 +59,15 @@ describe('lifecycle', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it('cancels a built-in turn by aborting its model call', async () => {
+    const id = await openThread(ada, null);
+    const running = ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/slow 20000\n/say late' });
+    await waitFor(() => quick.services.running.cancel(id));
+    const answer = await running;
+    expect(answer.status).toBe(200);
+    expect(lastAnswer(answer.body as Thread)).toMatchObject({ stop_reason: 'cancelled', text: '' });
+  });
+
   it('marks the thread refused when the agent refuses', async () => {
     const id = await openThread(ada);
     const answer = await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/refuse not that' });
