@@ -9,7 +9,8 @@
 //   /refuse TEXT · /env (the names of its variables) · anything else: an echo.
 // With DEMO_AGENT_RECORD set it appends every prompt it receives to that file;
 // with DEMO_AGENT_STDIO_MCP set it advertises no MCP over HTTP, and runs the
-// stdio MCP server it is given instead.
+// stdio MCP server it is given instead; with DEMO_AGENT_LOAD set it
+// advertises session/load, and loads any session id it is given.
 import { appendFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -41,7 +42,7 @@ export async function serveDemoAgent(): Promise<void> {
     .agent({ name: 'demo-agent' })
     .onRequest(acp.methods.agent.initialize, () => ({
       protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: false, mcpCapabilities: { http: !process.env.DEMO_AGENT_STDIO_MCP, sse: false }, promptCapabilities: {} },
+      agentCapabilities: { loadSession: Boolean(process.env.DEMO_AGENT_LOAD), mcpCapabilities: { http: !process.env.DEMO_AGENT_STDIO_MCP, sse: false }, promptCapabilities: {} },
       agentInfo: { name: 'demo-agent', title: 'Demo agent', version: '0.1.0' },
     }))
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
@@ -49,6 +50,10 @@ export async function serveDemoAgent(): Promise<void> {
       const mcp = params.mcpServers[0] ?? null;
       sessions.set(sessionId, { cwd: params.cwd, mcp, client: null, turn: null });
       return { sessionId };
+    })
+    .onRequest(acp.methods.agent.session.load, ({ params }) => {
+      sessions.set(params.sessionId, { cwd: params.cwd, mcp: params.mcpServers[0] ?? null, client: null, turn: null });
+      return {};
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
       const session = sessions.get(params.sessionId);

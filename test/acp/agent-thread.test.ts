@@ -46,6 +46,7 @@ beforeAll(async () => {
       AION_AGENTS: JSON.stringify({
         recorder: { command: process.execPath, args: [path.resolve('dist/main.js'), 'demo-agent'], env: { DEMO_AGENT_RECORD: record } },
         missing: { command: 'no-such-agent-command' },
+        loader: { command: process.execPath, args: [path.resolve('dist/main.js'), 'demo-agent'], env: { DEMO_AGENT_LOAD: '1' } },
         stdio: { command: process.execPath, args: [path.resolve('dist/main.js'), 'demo-agent'], env: { DEMO_AGENT_STDIO_MCP: '1' } },
       }),
       AION_SECRET_KEY: 'x'.repeat(43) + '=',
@@ -207,6 +208,13 @@ describe('a turn of the demo agent', () => {
     // A new process, a new session: it is given the thread's transcript.
     expect(lastAnswer(again)?.text).toMatch(/^demo-agent: Earlier in this conversation:\noperator: \/say first\nyou: first\n.*still there\?$/s);
     expect(again.messages.filter((m) => m.role === 'user').map((m) => m.text)).toEqual(['/say first', '/crash', 'still there?']);
+  });
+
+  it('loads the stored session in a new process where the agent can, instead of sending the transcript', async () => {
+    const thread = await openThread('loader');
+    await send(thread, '/say first');
+    expect((await ada.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: '/crash' })).status).toBe(503);
+    expect(lastAnswer(await send(thread, 'again'))?.text).toBe('demo-agent: again');
   });
 
   it('cancels a running turn', async () => {
