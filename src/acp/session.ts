@@ -4,14 +4,13 @@
 // of the protocol — updates into the running turn's answer, permissions by
 // rule, files through the shared buffer.
 import type * as acp from '@agentclientprotocol/sdk';
+import { eq } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import type { ThreadRecord } from '../assistant/threads.js';
-import type { AgentConfig } from '../config.js';
-import { OPS_MAIN } from '../config.js';
+import { OPS_MAIN, type AgentConfig } from '../config.js';
 import { mintSessionCredential, revokeSessionCredential } from '../conversation/credentials.js';
-import { eq } from 'drizzle-orm';
-import { threads } from '../store/schema.js';
 import { applyEdits } from '../documents/index.js';
+import { threads } from '../store/schema.js';
 import { AgentProcess, AgentStartError, type AgentClientHandlers, type AgentFolders } from './agent-process.js';
 import type { AgentAnswer } from './answer.js';
 import { readFile, writeFile, type AgentFiles } from './files.js';
