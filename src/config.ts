@@ -1,6 +1,7 @@
 // Every setting of the server, read once: from the command line's flags first,
 // then the environment, then the defaults. Nothing else reads process.env.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export interface Config {
   host: string;
@@ -22,6 +23,26 @@ export interface Config {
   contextTokens: number;
   metricsToken: string | null;
   logLevel: string;
+  /** The ACP agents a thread may be held by (DESIGN.md §6), by name. */
+  agents: AgentConfig[];
+  /** An agent process idle this long is stopped. */
+  agentIdleMs: number;
+  /** At most this many agent processes run on one server. */
+  agentMax: number;
+  /** A turn of an agent running longer than this is cancelled. */
+  agentTurnTimeoutMs: number;
+  /** The server's PATH: the one variable of its own an agent gets. */
+  agentPath: string;
+}
+
+/** One ACP agent: how to start it, and the only environment it gets besides PATH and its own HOME. */
+export interface AgentConfig {
+  name: string;
+  title: string;
+  command: string;
+  args: string[];
+  /** Its configured variables, and the values of those its `pass_env` names, read here once. */
+  env: Record<string, string>;
 }
 
 export interface ServeFlags {
@@ -29,6 +50,8 @@ export interface ServeFlags {
   port?: string | number;
   data?: string;
   demo?: boolean;
+  /** `NAME=COMMAND`, repeatable. */
+  agent?: string[];
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -41,7 +64,15 @@ export class StartError extends Error {}
 
 /** The defaults of `ops serve`'s flags, shown by `ops serve --help`. */
 export const SERVE_DEFAULTS = { host: '127.0.0.1', port: '8080', data: '.aion' } as const;
-const DEFAULTS = { anthropicModel: 'claude-sonnet-4-5', assistantRate: '30/5m', contextTokens: '60000', logLevel: 'info' } as const;
+const DEFAULTS = {
+  anthropicModel: 'claude-sonnet-4-5',
+  assistantRate: '30/5m',
+  contextTokens: '60000',
+  logLevel: 'info',
+  agentIdle: '10m',
+  agentMax: '8',
+  agentTurnTimeout: '5m',
+} as const;
 
 /** What `ops serve` reads from the environment besides its flags' own variables; `ops serve --help` lists them. */
 export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: string])[] = [
@@ -56,6 +87,10 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
   ['AION_CONTEXT_TOKENS', `history budget of a turn (default: ${DEFAULTS.contextTokens})`],
   ['AION_METRICS_TOKEN', 'bearer token that opens /metrics beyond loopback'],
   ['AION_LOG_LEVEL', `pino log level, logs on stderr (default: ${DEFAULTS.logLevel})`],
+  ['AION_AGENTS', 'ACP agents as JSON: {"NAME": {"command", "args", "env", "pass_env"}} (also --agent NAME=COMMAND)'],
+  ['AION_AGENT_IDLE', `an agent process idle this long is stopped (default: ${DEFAULTS.agentIdle})`],
+  ['AION_AGENT_MAX', `at most this many agent processes per server (default: ${DEFAULTS.agentMax})`],
+  ['AION_AGENT_TURN_TIMEOUT', `an agent turn running longer is cancelled (default: ${DEFAULTS.agentTurnTimeout})`],
 ];
 
 export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Config {
@@ -76,6 +111,11 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
     contextTokens: parsePositiveInt('AION_CONTEXT_TOKENS', env.AION_CONTEXT_TOKENS ?? DEFAULTS.contextTokens),
     metricsToken: nonEmpty(env.AION_METRICS_TOKEN),
     logLevel: nonEmpty(env.AION_LOG_LEVEL) ?? DEFAULTS.logLevel,
+    agents: parseAgents(flags.agent ?? [], env, demo),
+    agentIdleMs: parseDuration('AION_AGENT_IDLE', env.AION_AGENT_IDLE ?? DEFAULTS.agentIdle),
+    agentMax: parsePositiveInt('AION_AGENT_MAX', env.AION_AGENT_MAX ?? DEFAULTS.agentMax),
+    agentTurnTimeoutMs: parseDuration('AION_AGENT_TURN_TIMEOUT', env.AION_AGENT_TURN_TIMEOUT ?? DEFAULTS.agentTurnTimeout),
+    agentPath: env.PATH ?? '',
   };
 }
 
@@ -117,4 +157,75 @@ function parseRate(value: string): Config['assistantRate'] {
     throw new ConfigError(`AION_ASSISTANT_RATE must look like 30/5m (messages per window of s, m or h); got ${value}`);
   }
   return { messages, windowSeconds: count * unit };
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** `10m`, `30s`, `500ms`; a bare number is seconds. */
+function parseDuration(name: string, value: string): number {
+  const match = /^(\d+)(ms|s|m|h)?$/.exec(value.trim());
+  const n = Number(match?.[1]);
+  if (!match || n <= 0) throw new ConfigError(`${name} must be a duration like 10m, 30s or 500ms; got ${value}`);
+  return n * (DURATION_UNITS[match[2] ?? 's'] ?? 1000);
+}
+
+const AGENT_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+
+/** `ops` itself, for `ops demo-agent`: dist/main.js beside this file's folder, from src/ and dist/ alike. */
+export const OPS_MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+
+/** `--agent NAME=COMMAND` (words split without a shell), then AION_AGENTS, then `demo-agent` under --demo. */
+function parseAgents(flags: string[], env: Env, demo: boolean): AgentConfig[] {
+  const agents = new Map<string, AgentConfig>();
+  const add = (agent: AgentConfig) => {
+    if (!AGENT_NAME.test(agent.name)) {
+      throw new ConfigError(`agent name ${agent.name} must be lowercase letters, digits, - and _ (at most 40)`);
+    }
+    if (agents.has(agent.name)) throw new ConfigError(`agent ${agent.name} is configured twice`);
+    agents.set(agent.name, agent);
+  };
+  for (const flag of flags) {
+    const at = flag.indexOf('=');
+    const words = flag.slice(at + 1).trim().split(/\s+/).filter(Boolean);
+    const [command, ...args] = words;
+    if (at <= 0 || !command) throw new ConfigError(`--agent must look like NAME=COMMAND; got ${flag}`);
+    const name = flag.slice(0, at);
+    add({ name, title: name, command, args, env: {} });
+  }
+  const json = nonEmpty(env.AION_AGENTS);
+  if (json !== null) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(json);
+    } catch {
+      throw new ConfigError('AION_AGENTS must be a JSON object: {"NAME": {"command": "...", "args": [...], "env": {...}, "pass_env": [...]}}');
+    }
+    if (!isRecord(parsed)) throw new ConfigError('AION_AGENTS must be a JSON object of agents by name');
+    for (const [name, entry] of Object.entries(parsed)) add(agentFromJson(name, entry, env));
+  }
+  if (demo && !agents.has('demo-agent')) {
+    add({ name: 'demo-agent', title: 'Demo agent', command: process.execPath, args: [OPS_MAIN, 'demo-agent'], env: {} });
+  }
+  return [...agents.values()];
+}
+
+function agentFromJson(name: string, entry: unknown, env: Env): AgentConfig {
+  const wrong = (what: string) => new ConfigError(`AION_AGENTS.${name}: ${what}`);
+  if (!isRecord(entry)) throw wrong('must be an object with a command');
+  const { command, args = [], env: vars = {}, pass_env: passed = [], title = name } = entry;
+  if (typeof command !== 'string' || command.trim() === '') throw wrong('command must be a non-empty string');
+  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw wrong('args must be an array of strings');
+  if (typeof title !== 'string') throw wrong('title must be a string');
+  if (!isRecord(vars) || !Object.values(vars).every((v) => typeof v === 'string')) throw wrong('env must be an object of strings');
+  if (!Array.isArray(passed) || !passed.every((p) => typeof p === 'string')) throw wrong('pass_env must be an array of variable names');
+  const values: Record<string, string> = { ...(vars as Record<string, string>) };
+  for (const variable of passed as string[]) {
+    const value = env[variable];
+    if (value !== undefined) values[variable] = value;
+  }
+  return { name, title, command, args: args as string[], env: values };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

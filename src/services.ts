@@ -1,6 +1,10 @@
 // The server's services, made once at start over one store and shared by the
 // HTTP routes, the assistant and MCP.
+import path from 'node:path';
+import { AgentHost } from './acp/host.js';
 import { Assistant, notConfiguredSentence } from './assistant/assistant.js';
+import { TurnEvents } from './assistant/events.js';
+import { RunningTurns } from './assistant/running.js';
 import { createProvider } from './assistant/providers/index.js';
 import type { Config } from './config.js';
 import { ConversationContexts } from './conversation/context.js';
@@ -31,6 +35,9 @@ export interface Services {
   assistant: Assistant;
   contexts: ConversationContexts;
   metrics: Metrics;
+  agents: AgentHost;
+  events: TurnEvents;
+  running: RunningTurns;
   /** Writes what is queued (the audit of reads); the store stays open. */
   drain(): Promise<void>;
 }
@@ -52,6 +59,11 @@ export type ServiceConfig = Pick<
   | 'anthropicBaseUrl'
   | 'assistantRate'
   | 'contextTokens'
+  | 'agents'
+  | 'agentIdleMs'
+  | 'agentMax'
+  | 'agentTurnTimeoutMs'
+  | 'agentPath'
 >;
 
 export async function createServices(store: Store, config: ServiceConfig, log: ServiceLog): Promise<Services> {
@@ -74,6 +86,19 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
       log.info({ ...(reqId ? { reqId } : {}), ...fields, duration_ms: Math.round(seconds * 1e6) / 1000 }, 'tool run');
     },
   });
+  const events = new TurnEvents();
+  const running = new RunningTurns();
+  const agents = new AgentHost({
+    db,
+    changes,
+    contexts,
+    executor,
+    audit,
+    events,
+    running,
+    config,
+    scratchRoot: path.join(config.dataDir, 'agents'),
+  });
   const assistant = new Assistant({
     db,
     executor,
@@ -87,6 +112,9 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     rate: config.assistantRate,
     contextTokens: config.contextTokens,
     metrics,
+    agents,
+    events,
+    running,
   });
   return {
     store,
@@ -101,6 +129,9 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     assistant,
     contexts,
     metrics,
+    agents,
+    events,
+    running,
     drain: () => audit.flush(),
   };
 }

@@ -1,8 +1,10 @@
 // An agent attached to a conversation with its session credential: it reads
 // and uses the conversation tools at once, and each public write it calls
 // becomes a pending proposal on the thread, on an answer recorded for it, so
-// the panel shows it like any answer's proposal. The connection's
+// the panel shows it like any answer's proposal (mid-turn, on that turn's
+// answer: the thread's own agent's turn). The connection's
 // restrictions (read-only, the tool filter) bind it like any other caller.
+import { randomUUID } from 'node:crypto';
 import type { Operator } from '../access/operators.js';
 import type { Restrictions, ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
 import type { AssistantDeps } from './deps.js';
@@ -35,6 +37,9 @@ export async function agentCall(
       threadId: thread.id,
       conversation: true,
       propose: async (write) => {
+        // The thread's own agent, mid-turn here: the proposal goes on that turn's answer, and the turn keeps its claim.
+        const made = randomUUID();
+        if (deps.agents.propose(thread.id, pendingProposal(write, thread, { id: made, toolUseId: `agent-${made}` }))) return proposedResult(made);
         const proposal = pendingProposal(write, thread, null);
         const text = `An agent in this conversation proposes: ${proposal.title}.`;
         const [id] = await storeAnswer(deps.db, thread, { text, blocks: null, stopReason: null }, [proposal], { endsTurn: false });

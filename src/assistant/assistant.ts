@@ -36,6 +36,7 @@ export class Assistant {
   }
 
   async open(operator: Operator, body: OpenThread): Promise<ThreadView> {
+    if (body.agent) await this.deps.agents.check(body.agent);
     return this.view(operator, (await openThread(this.deps.db, this.deps.projects, operator, body)).id);
   }
 
@@ -58,11 +59,24 @@ export class Assistant {
       refusal: null,
       run: (tx, touch) => deleteThread(tx, touch, thread),
     });
+    // Its agent, if one runs here, is stopped; one on another server stops when idle (its credential died with the thread).
+    await this.deps.agents.forget(thread.id);
   }
 
   /** What the model calls of the operator's thread cost, failed turns included. */
   async usage(operator: Operator, threadId: string): Promise<UsageTotals> {
     return threadUsage(this.deps.db, (await findThread(this.deps.db, operator, threadId)).id);
+  }
+
+  /** Cancels the thread's running turn, when it runs on this server; false when none does. */
+  async cancel(operator: Operator, threadId: string): Promise<boolean> {
+    const thread = await findThread(this.deps.db, operator, threadId);
+    return this.deps.running.cancel(thread.id);
+  }
+
+  /** The configured agents, and whether each can start. */
+  agents() {
+    return this.deps.agents.list();
   }
 
   async send(operator: Operator, threadId: string, text: string): Promise<ThreadView> {

@@ -1,5 +1,7 @@
 // What the assistant's parts share: the store, the executor, the project
-// directory, the secret box, the model, the metrics, and the settings of DESIGN.md §4.
+// directory, the secret box, the model, the metrics, the hosted agents, and
+// the settings of DESIGN.md §4.
+import type { AgentHost } from '../acp/host.js';
 import type { Config } from '../config.js';
 import type { ConversationContexts } from '../conversation/context.js';
 import type { AuditLog } from '../domain/audit.js';
@@ -9,7 +11,9 @@ import type { Metrics } from '../metrics.js';
 import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import type { Executor } from '../tools/executor.js';
+import type { TurnEvents } from './events.js';
 import type { ModelProvider } from './providers/types.js';
+import type { RunningTurns } from './running.js';
 
 export interface AssistantDeps {
   db: Db;
@@ -26,4 +30,8 @@ export interface AssistantDeps {
   rate: Config['assistantRate'];
   contextTokens: number;
   metrics: Metrics;
+  /** The ACP agents that hold threads on this server. */
+  agents: AgentHost;
+  events: TurnEvents;
+  running: RunningTurns;
 }

@@ -1,6 +1,7 @@
 // Threads: opened on a project and environment, owned by the operator who
 // opened them (anyone else gets 404), listed with messages and proposals.
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { AgentBlocks } from '../acp/answer.js';
 import type { Operator } from '../access/operators.js';
 import type { ProjectDirectory } from '../domain/project-directory.js';
 import { findEnvironment } from '../domain/projects.js';
@@ -18,6 +19,8 @@ export interface OpenThread {
   project?: string | null;
   environment?: string | null;
   page?: string | null;
+  /** A configured ACP agent, checked by the caller. */
+  agent?: string | null;
 }
 
 /** Opens a thread on the panel's scope; the environment defaults to the project's first unprotected one. */
@@ -33,7 +36,7 @@ export async function openThread(db: Db, directory: ProjectDirectory, operator: 
   }
   const [row] = await db
     .insert(threads)
-    .values({ operatorId: operator.id, project: body.project ?? null, environment, page: body.page ?? '' })
+    .values({ operatorId: operator.id, project: body.project ?? null, environment, page: body.page ?? '', agent: body.agent ?? null })
     .returning();
   if (!row) throw new Error('thread insert returned no row');
   return row;
@@ -101,6 +104,7 @@ async function describeThreads(
         text: messages.text,
         stopReason: messages.stopReason,
         at: messages.at,
+        acp: sql<AgentBlocks['acp'] | null>`${messages.blocks} -> 'acp'`,
       })
       .from(messages)
       .where(inArray(messages.threadId, ids))
@@ -114,12 +118,20 @@ async function describeThreads(
   return rows.map((row) => {
     const threadMessages: ThreadMessageView[] = messageRows
       .filter((m) => m.threadId === row.id)
-      .map((m) => ({ at: m.at.toISOString(), id: m.id, role: m.role, stop_reason: m.stopReason, text: m.text }));
+      .map((m) => ({
+        at: m.at.toISOString(),
+        id: m.id,
+        role: m.role,
+        stop_reason: m.stopReason,
+        text: m.text,
+        ...(m.acp ? { tool_calls: m.acp.tool_calls, plan: m.acp.plan } : {}),
+      }));
     const threadProposals = proposalRows.filter((p) => p.threadId === row.id).map(proposalView);
     return {
       created_at: row.createdAt.toISOString(),
       environment: row.environment,
       id: row.id,
+      agent: row.agent,
       messages: threadMessages,
       page: row.page,
       project: row.project,

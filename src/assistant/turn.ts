@@ -4,6 +4,7 @@
 // database transaction; the answer and its proposals are stored together.
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, isNull, lt, max, not, or, sql } from 'drizzle-orm';
+import { runAgentTurn } from '../acp/turn.js';
 import type { Operator } from '../access/operators.js';
 import { AppError, conflict, unavailable } from '../errors.js';
 import type { Db } from '../store/db.js';
@@ -11,6 +12,7 @@ import { messages, parkedSecrets, proposals, threads } from '../store/schema.js'
 import type { Invocation } from '../tools/executor.js';
 import type { ToolResult } from '../tools/types.js';
 import type { AssistantDeps } from './deps.js';
+import type { ToolCallView, TurnEvent } from './events.js';
 import { parkSecrets } from './parking.js';
 import { pendingProposal, proposedResult, storeAnswer, type PendingProposal } from './proposing.js';
 import { historyOf, systemPrompt, type StoredMessage } from './prompt.js';
@@ -37,10 +39,12 @@ const MAX_RESULT_CHARS = 50_000;
 // in the audit log's shared batches).
 export async function runTurn(deps: AssistantDeps, operator: Operator, threadId: string, text: string): Promise<void> {
   const thread = await findThread(deps.db, operator, threadId);
-  const provider = await storeMessage(deps, operator, thread, text);
+  const stored = await storeMessage(deps, operator, thread, text);
   const usage = new TurnUsage(deps.metrics);
   try {
-    await converse(deps, provider, operator, thread, usage);
+    if (stored.provider) await converse(deps, stored.provider, operator, thread, usage);
+    // The agent gets the message as stored: a parked secret stays [secret:N].
+    else await runAgentTurn(deps.agents, operator, thread, stored.text);
   } catch (error) {
     // The answer's transaction ends the turn and stores what it cost; anything short of it does both here.
     await deps.db.update(threads).set({ turnStartedAt: null }).where(eq(threads.id, thread.id));
@@ -77,14 +81,21 @@ async function claimTurn(db: Db, thread: ThreadRecord): Promise<void> {
 
 /**
  * Claims the turn, counts the message against the rate, parks its secrets and
- * stores it, in one transaction: a 409, 429 or 503 stores nothing and claims nothing.
+ * stores it, in one transaction: a 409, 429 or 503 stores nothing and claims
+ * nothing. Answers the model to call, or null for a thread an agent holds,
+ * and the message as stored (secrets parked).
  */
-async function storeMessage(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, text: string): Promise<ModelProvider> {
+async function storeMessage(
+  deps: AssistantDeps,
+  operator: Operator,
+  thread: ThreadRecord,
+  text: string,
+): Promise<{ provider: ModelProvider | null; text: string }> {
   return deps.db.transaction(async (tx) => {
     await claimTurn(tx, thread);
     await countMessage(tx, operator.id, deps.rate);
-    const provider = deps.provider;
-    if (!provider) throw unavailable(deps.notConfigured);
+    const provider = thread.agent ? null : deps.provider;
+    if (!thread.agent && !provider) throw unavailable(deps.notConfigured);
     let parked = parkSecrets(text, 1);
     if (parked.values.length > 0) {
       // Numbers go on from the thread's last parked value; most messages have none to look up.
@@ -103,7 +114,7 @@ async function storeMessage(deps: AssistantDeps, operator: Operator, thread: Thr
       .update(threads)
       .set({ updatedAt: new Date(), ...(thread.title ? {} : { title: titleOf(parked.text) }) })
       .where(eq(threads.id, thread.id));
-    return provider;
+    return { provider, text: parked.text };
   });
 }
 
@@ -147,30 +158,66 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
   const history = historyOf(await storedMessages(deps.db, thread.id), await storedProposals(deps.db, thread.id));
   const exchange: ModelMessage[] = [];
   let stopReason = 'end_turn';
-  for (let call = 1; call <= MAX_MODEL_CALLS; call++) {
-    let response;
-    try {
-      const messages = trimHistory([...history, ...exchange], historyBudget(deps.contextTokens, system, tools));
-      response = await provider.complete({ system, tools, messages });
-    } catch (error) {
-      if (error instanceof ProviderError) throw unavailable(`${error.message}; your message is kept, send another to try again`);
-      throw error;
+  // Cancel aborts the model call in flight; what the turn did so far is its answer.
+  const cancel = new AbortController();
+  const unregister = deps.running.register(thread.id, () => cancel.abort());
+  const emit = (event: TurnEvent) => deps.events.emit(thread.id, event);
+  emit({ type: 'started' });
+  try {
+    for (let call = 1; call <= MAX_MODEL_CALLS; call++) {
+      let response;
+      try {
+        const messages = trimHistory([...history, ...exchange], historyBudget(deps.contextTokens, system, tools));
+        response = await provider.complete({ system, tools, messages }, cancel.signal);
+      } catch (error) {
+        if (cancel.signal.aborted) {
+          stopReason = 'cancelled';
+          break;
+        }
+        if (error instanceof ProviderError) {
+          const sentence = `${error.message}; your message is kept, send another to try again`;
+          emit({ type: 'ended', stop_reason: null, error: sentence });
+          throw unavailable(sentence);
+        }
+        throw error;
+      }
+      usage.add(response.usage);
+      exchange.push({ role: 'assistant', content: response.content });
+      stopReason = response.stop_reason;
+      for (const block of response.content) if (block.type === 'text') emit({ type: 'text', delta: block.text });
+      const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+      if (uses.length === 0) break;
+      const results: ToolResultBlock[] = [];
+      for (const use of uses) {
+        const result = await answerToolUse(deps, invocation(use), use);
+        results.push(result);
+        const proposal = pending.find((p) => p.toolUseId === use.id);
+        emit({ type: 'tool_call', tool_call: toolCallView(use, result, proposal !== undefined) });
+        if (proposal?.id) emit({ type: 'proposal', id: proposal.id, tool: proposal.tool, title: proposal.title });
+      }
+      exchange.push({ role: 'user', content: results });
+      if (stopReason !== 'tool_use' || cancel.signal.aborted) break;
     }
-    usage.add(response.usage);
-    exchange.push({ role: 'assistant', content: response.content });
-    stopReason = response.stop_reason;
-    const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-    if (uses.length === 0) break;
-    const results: ToolResultBlock[] = [];
-    for (const use of uses) results.push(await answerToolUse(deps, invocation(use), use));
-    exchange.push({ role: 'user', content: results });
-    if (stopReason !== 'tool_use') break;
+  } finally {
+    unregister();
   }
   const text = exchange
     .flatMap((m) => (m.role === 'assistant' ? m.content : []))
     .flatMap((b) => (b.type === 'text' && b.text.trim() !== '' ? [b.text] : []))
     .join('\n\n');
   await storeAnswer(deps.db, thread, { text, blocks: exchange, stopReason, usage: usage.calls }, pending, { endsTurn: true });
+  emit({ type: 'ended', stop_reason: stopReason });
+}
+
+/** A tool use of the built-in model as the live progress shows it. */
+function toolCallView(use: ToolUseBlock, result: ToolResultBlock, proposed: boolean): ToolCallView {
+  return {
+    id: use.id,
+    title: use.name,
+    kind: proposed ? 'edit' : 'read',
+    status: result.is_error ? 'failed' : proposed ? 'pending' : 'completed',
+    locations: [],
+  };
 }
 
 /** A read runs now; a write becomes a proposal (the invocation proposes); a refusal goes back to the model as it is. */

@@ -1,5 +1,6 @@
 // ThreadResponse, ThreadMessage and ProposalResponse, exactly as the spec has them.
 import type { ProposalRow } from '../tools/types.js';
+import type { PlanEntryView, ToolCallView } from './events.js';
 
 export interface ThreadMessageView {
   at: string;
@@ -7,6 +8,9 @@ export interface ThreadMessageView {
   role: 'user' | 'assistant';
   stop_reason: string | null;
   text: string;
+  /** An agent's answer: the tool calls it made (refused ones with the sentence why) and its plan. */
+  tool_calls?: ToolCallView[];
+  plan?: PlanEntryView[];
 }
 
 export interface ProposalView {
@@ -31,6 +35,8 @@ export interface ThreadView {
   created_at: string;
   environment: string;
   id: string;
+  /** The ACP agent holding the thread; null for the built-in assistant. */
+  agent: string | null;
   messages: ThreadMessageView[];
   page: string;
   project: string | null;

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
 import { AppError } from '../errors.js';
-import { ConfigError, readConfig, SERVE_DEFAULTS, SERVE_ENVIRONMENT, StartError } from '../config.js';
+import { ConfigError, readConfig, SERVE_DEFAULTS, SERVE_ENVIRONMENT, StartError, type ServeFlags } from '../config.js';
 import { printCall, printTools, withServerOptions } from './call.js';
 import type { McpFlags } from './mcp.js';
 
@@ -37,7 +37,7 @@ function buildProgram(io: Io, done: (status: number) => void): Command {
       writeErr: (text) => io.err(text.trimEnd()),
     })
     .showHelpAfterError('(ops --help, or ops COMMAND --help, for usage)');
-  const settings = (flags: { port?: string; host?: string; data?: string; demo?: boolean } = {}) => readConfig(flags, io.env);
+  const settings = (flags: ServeFlags = {}) => readConfig(flags, io.env);
 
   program
     .command('serve')
@@ -46,8 +46,9 @@ function buildProgram(io: Io, done: (status: number) => void): Command {
     .addOption(new Option('--host <host>', 'address to listen on').env('AION_HOST').default(SERVE_DEFAULTS.host))
     .addOption(dataOption())
     .option('--demo', 'seed an empty store with the demo project, operators and tokens', false)
+    .option('--agent <NAME=COMMAND>', 'an ACP agent a thread may be held by (repeatable; none by default)', (value: string, all: string[] = []) => [...all, value])
     .addHelpText('after', environmentHelp())
-    .action(async (flags: { port: string; host: string; data: string; demo: boolean }) => {
+    .action(async (flags: { port: string; host: string; data: string; demo: boolean; agent?: string[] }) => {
       const { serveUntilSignalled } = await import('./serve.js');
       await serveUntilSignalled(settings(flags));
     });
@@ -128,6 +129,14 @@ function buildProgram(io: Io, done: (status: number) => void): Command {
     .action(async (file: string, flags: { data: string }) => {
       const { restore } = await import('./store-commands.js');
       done(await restore(settings(flags), file, io.err));
+    });
+
+  program
+    .command('demo-agent')
+    .description("a deterministic ACP agent on stdio, for tests and the demo (the fake model's counterpart)")
+    .action(async () => {
+      const { serveDemoAgent } = await import('../acp/demo-agent.js');
+      await serveDemoAgent();
     });
 
   return program;

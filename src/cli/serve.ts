@@ -44,6 +44,7 @@ export async function startServer(
     const port = new URL(address).port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${host}:${port}`;
+    services.agents.serverUrl = url;
     return {
       app,
       services,

@@ -21,7 +21,9 @@ import { projectRoutes } from './routes/projects.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { toolRoutes } from './routes/tools.js';
 import { conceptRoutes } from './routes/concepts.js';
+import { agentRoutes } from './routes/agents.js';
 import { assistantRoutes } from './routes/assistant.js';
+import { turnRoutes } from './routes/turns.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { compileAtTheEdge, createAjv } from '../validation/ajv.js';
 import { createServices, type ServiceConfig, type Services } from '../services.js';
@@ -82,7 +84,10 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   const services = await createServices(store, config, app.log);
   // Held requests (?wait) answer at once, so closing never waits one out.
   app.addHook('preClose', async () => services.changes.stopWaiting());
-  app.addHook('onClose', () => services.drain());
+  app.addHook('onClose', async () => {
+    await services.agents.stopAll();
+    await services.drain();
+  });
 
   app.addSchema(errorSchema);
   registerErrorHandling(app, (limit) => `the request body is larger than ${limit} bytes; send less`);
@@ -98,7 +103,7 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   await app.register(operationRoutes, { store, metrics: services.metrics.registry, metricsToken: config.metricsToken });
   await app.register(
     async (api) => {
-      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes]) {
+      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes, agentRoutes, turnRoutes]) {
         await api.register(routes, { services });
       }
     },

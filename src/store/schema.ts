@@ -221,6 +221,10 @@ export const threads = pgTable(
     environment: text('environment').notNull(),
     page: text('page').notNull().default(''),
     title: text('title').notNull().default(''),
+    /** The configured ACP agent holding the thread; null for the built-in assistant. */
+    agent: text('agent'),
+    /** The agent's session id, for session/load when its process starts again. */
+    agentSession: text('agent_session'),
     /** Set while a turn runs; a turn claims it with a conditional update, across servers. */
     turnStartedAt: timestamp('turn_started_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -51,9 +51,10 @@ describe('threads', () => {
       title: '',
       messages: [],
       proposals: [],
+      agent: null,
     });
     expect(Object.keys(thread).sort()).toEqual(
-      ['created_at', 'environment', 'id', 'messages', 'page', 'project', 'proposals', 'role', 'state', 'title', 'updated_at'].sort(),
+      ['agent', 'created_at', 'environment', 'id', 'messages', 'page', 'project', 'proposals', 'role', 'state', 'title', 'updated_at'].sort(),
     );
   });
 

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CATALOGUE } from '../../src/tools/catalogue/index.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { agentRows } from './agents.js';
 import { assistantRows } from './assistant.js';
 import { promptCacheRows } from './prompt-cache.js';
 import { editRows } from './edits.js';
@@ -101,6 +102,7 @@ async function main() {
       { measure: 'memory after the load (RSS)', figure: `${loaded.toFixed(0)} MB`, target: '', met: null },
     );
     rows.push(...(await assistantRows(server.url, demo)));
+    rows.push(...(await agentRows(server.url, demo.ada ?? '')));
     process.stdout.write('MCP round trips…\n');
     rows.push(...(await benchMcp(server.url, demo.ada ?? '')));
     rows.push(...(await liveRows(server, demo.ada ?? '')));

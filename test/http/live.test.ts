@@ -219,7 +219,7 @@ describe.skipIf(!POSTGRES_URL)('live configuration across two servers on one Pos
     expect((await service.get(APP)).status).toBe(200);
     expect((await a.delete(`/api/v1/tokens/${minted.id}`)).status).toBe(204);
     // The other server hears of it when PostgreSQL delivers the commit's notice: milliseconds.
-    await untilAsync(async () => (await service.get(APP)).status === 401);
+    await expect.poll(async () => (await service.get(APP)).status).toBe(401);
   });
 });
 

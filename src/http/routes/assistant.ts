@@ -46,9 +46,40 @@ const proposalSchema = {
   additionalProperties: false,
 } as const;
 
+const toolCallSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    title: { type: 'string' },
+    kind: { type: 'string' },
+    status: { type: 'string' },
+    locations: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { path: { type: 'string' }, line: { type: ['integer', 'null'] } },
+        required: ['path'],
+        additionalProperties: false,
+      },
+    },
+    refused: { type: 'string', description: 'Why Aion refused the call, when it did.' },
+  },
+  required: ['id', 'title', 'kind', 'status', 'locations'],
+  additionalProperties: false,
+} as const;
+
+const planEntrySchema = {
+  type: 'object',
+  properties: { content: { type: 'string' }, priority: { type: 'string' }, status: { type: 'string' } },
+  required: ['content', 'priority', 'status'],
+  additionalProperties: false,
+} as const;
+
 const messageSchema = {
   type: 'object',
   properties: {
+    tool_calls: { type: 'array', items: toolCallSchema, description: "An agent's answer: the tool calls it made." },
+    plan: { type: 'array', items: planEntrySchema, description: "An agent's answer: its plan." },
     at: { type: 'string' },
     id: { type: 'integer' },
     role: { type: 'string', enum: ['user', 'assistant'] },
@@ -62,6 +93,7 @@ const messageSchema = {
 const threadSchema = {
   type: 'object',
   properties: {
+    agent: { ...nullableString, description: 'The ACP agent holding the thread; null for the built-in assistant.' },
     created_at: { type: 'string' },
     environment: { type: 'string' },
     id: { type: 'string', format: 'uuid' },
@@ -74,7 +106,7 @@ const threadSchema = {
     title: { type: 'string' },
     updated_at: { type: 'string' },
   },
-  required: ['created_at', 'environment', 'id', 'messages', 'page', 'proposals', 'role', 'state', 'title', 'updated_at'],
+  required: ['agent', 'created_at', 'environment', 'id', 'messages', 'page', 'proposals', 'role', 'state', 'title', 'updated_at'],
   additionalProperties: false,
 } as const;
 
@@ -153,10 +185,11 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
             environment: { ...nullableString, maxLength: 200 },
             page: { ...nullableString, maxLength: 2000 },
             project: { ...nullableString, maxLength: 200 },
+            agent: { ...nullableString, maxLength: 100, description: 'A configured ACP agent to hold the thread (GET /assistant/agents); the built-in assistant when absent.' },
           },
           additionalProperties: false,
         },
-        response: { 200: threadSchema, ...errorResponses(401, 404, 422) },
+        response: { 200: threadSchema, ...errorResponses(401, 404, 422, 503) },
       },
     },
     async (request) => assistant.open(operatorOf(request), request.body ?? {}),

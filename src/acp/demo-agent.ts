@@ -1,0 +1,227 @@
+// `ops demo-agent`: a deterministic ACP agent on stdio, the fake model's
+// counterpart (DESIGN.md §4, §6). It reads the prompt line by line; each
+// command says what it got back:
+//   /say TEXT · /tool NAME {json} (through the MCP server it was given) ·
+//   /edit OLD => NEW (assistant_document_edit) · /write TEXT (fs/write_text_file
+//   on the shared document) · /read PATH (fs/read_text_file) · /ask KIND TITLE
+//   (session/request_permission; `/ask edit OLD => NEW` carries a diff of the
+//   shared document) · /plan A; B · /slow MS · /crash ·
+//   /refuse TEXT · /env (the names of its variables) · anything else: an echo.
+// With DEMO_AGENT_RECORD set it appends every prompt it receives to that file;
+// with DEMO_AGENT_STDIO_MCP set it advertises no MCP over HTTP, and runs the
+// stdio MCP server it is given instead; with DEMO_AGENT_LOAD set it
+// advertises session/load, and loads any session id it is given.
+import { appendFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import * as acp from '@agentclientprotocol/sdk';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+interface DemoSession {
+  cwd: string;
+  mcp: acp.McpServer | null;
+  client: Client | null;
+  /** Aborted by session/cancel. */
+  turn: AbortController | null;
+}
+
+const sessions = new Map<string, DemoSession>();
+let nextSession = 1;
+let nextToolCall = 1;
+
+export async function serveDemoAgent(): Promise<void> {
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+    Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+  );
+  const connection = acp
+    .agent({ name: 'demo-agent' })
+    .onRequest(acp.methods.agent.initialize, () => ({
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: { loadSession: Boolean(process.env.DEMO_AGENT_LOAD), mcpCapabilities: { http: !process.env.DEMO_AGENT_STDIO_MCP, sse: false }, promptCapabilities: {} },
+      agentInfo: { name: 'demo-agent', title: 'Demo agent', version: '0.1.0' },
+    }))
+    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+      const sessionId = `demo-${nextSession++}`;
+      const mcp = params.mcpServers[0] ?? null;
+      sessions.set(sessionId, { cwd: params.cwd, mcp, client: null, turn: null });
+      return { sessionId };
+    })
+    .onRequest(acp.methods.agent.session.load, ({ params }) => {
+      sessions.set(params.sessionId, { cwd: params.cwd, mcp: params.mcpServers[0] ?? null, client: null, turn: null });
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) throw acp.RequestError.resourceNotFound(params.sessionId);
+      session.turn = new AbortController();
+      try {
+        return await answer(client, params, session, session.turn.signal);
+      } finally {
+        session.turn = null;
+      }
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.turn?.abort();
+    })
+    .connect(stream);
+  await connection.closed;
+}
+
+async function answer(
+  client: acp.AgentContext,
+  params: acp.PromptRequest,
+  session: DemoSession,
+  signal: AbortSignal,
+): Promise<acp.PromptResponse> {
+  const record = process.env.DEMO_AGENT_RECORD;
+  if (record) await appendFile(record, `${JSON.stringify(params.prompt)}\n`);
+  const text = params.prompt.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+  const shared = params.prompt.flatMap((b) => (b.type === 'resource_link' ? [new URL(b.uri).pathname] : []))[0] ?? null;
+  const say = (words: string) =>
+    client.notify(acp.methods.client.session.update, {
+      sessionId: params.sessionId,
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${words}\n` } },
+    });
+  const update = (u: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: u });
+
+  // Only the operator's newest message is a script; a transcript before it is context.
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const commands = lines.filter((l) => l.startsWith('/'));
+  if (commands.length === 0) {
+    await say(`demo-agent: ${text.trim().slice(0, 200)}`);
+    return { stopReason: 'end_turn' };
+  }
+  for (const line of commands) {
+    if (signal.aborted) return { stopReason: 'cancelled' };
+    const [command = '', ...restWords] = line.split(' ');
+    const rest = restWords.join(' ');
+    switch (command) {
+      case '/say':
+        await say(rest);
+        break;
+      case '/tool': {
+        const space = rest.indexOf(' ');
+        const name = space < 0 ? rest : rest.slice(0, space);
+        const input = space < 0 ? {} : (JSON.parse(rest.slice(space + 1)) as Record<string, unknown>);
+        await say(`${name}: ${await callTool(session, name, input, update)}`);
+        break;
+      }
+      case '/edit': {
+        const [oldString = '', newString = ''] = rest.split(' => ');
+        const outcome = await callTool(session, 'assistant_document_edit', { edits: [{ old_string: oldString, new_string: newString }] }, update);
+        await say(`edit: ${outcome}`);
+        break;
+      }
+      case '/write': {
+        if (!shared) {
+          await say('write: no shared document');
+          break;
+        }
+        const outcome = await client
+          .request(acp.methods.client.fs.writeTextFile, { sessionId: params.sessionId, path: shared, content: rest.replaceAll('\\n', '\n') })
+          .then(() => 'ok', (error: unknown) => `error: ${messageOf(error)}`);
+        await say(`write: ${outcome}`);
+        break;
+      }
+      case '/read': {
+        const outcome = await client
+          .request(acp.methods.client.fs.readTextFile, { sessionId: params.sessionId, path: path.resolve(session.cwd, rest) })
+          .then((r) => r.content, (error: unknown) => `error: ${messageOf(error)}`);
+        await say(`read: ${outcome}`);
+        break;
+      }
+      case '/ask': {
+        const [kind = 'other', ...words] = restWords;
+        const title = words.join(' ');
+        const toolCallId = `ask-${nextToolCall++}`;
+        const [oldText, newText] = title.split(' => ');
+        const diff: acp.ToolCallContent[] =
+          kind === 'edit' && shared && newText !== undefined ? [{ type: 'diff', path: shared, oldText, newText }] : [];
+        const reply = await client.request(acp.methods.client.session.requestPermission, {
+          sessionId: params.sessionId,
+          toolCall: { toolCallId, title: title || kind, kind: kind as acp.ToolKind, status: 'pending', content: diff },
+          options: [
+            { optionId: 'go', name: 'Allow', kind: 'allow_once' },
+            { optionId: 'stop', name: 'Reject', kind: 'reject_once' },
+          ],
+        });
+        const outcome = reply.outcome.outcome === 'selected' ? reply.outcome.optionId : 'cancelled';
+        await say(`ask: ${outcome}`);
+        break;
+      }
+      case '/plan':
+        await update({
+          sessionUpdate: 'plan',
+          entries: rest.split(';').map((entry) => ({ content: entry.trim(), priority: 'medium', status: 'pending' })),
+        });
+        await say('plan: sent');
+        break;
+      case '/slow':
+        await sleep(Number(rest) || 0, undefined, { signal }).catch(() => undefined);
+        if (signal.aborted) return { stopReason: 'cancelled' };
+        await say(`slow: ${rest} ms`);
+        break;
+      case '/crash':
+        process.exit(3);
+        break;
+      case '/refuse':
+        await say(rest || 'demo-agent refuses');
+        return { stopReason: 'refusal' };
+      case '/env':
+        await say(`env: ${Object.keys(process.env).sort().join(', ')}`);
+        break;
+      default:
+        await say(`demo-agent: unknown command ${command}`);
+    }
+  }
+  return { stopReason: signal.aborted ? 'cancelled' : 'end_turn' };
+}
+
+/** Calls one tool of the MCP server the session was given, shown as a tool call; says what came back. */
+async function callTool(
+  session: DemoSession,
+  name: string,
+  input: Record<string, unknown>,
+  update: (u: acp.SessionUpdate) => Promise<void>,
+): Promise<string> {
+  const toolCallId = `tool-${nextToolCall++}`;
+  await update({ sessionUpdate: 'tool_call', toolCallId, title: name, kind: 'other', status: 'in_progress', rawInput: input });
+  let outcome: string;
+  let failed = true;
+  try {
+    const client = await mcpClient(session);
+    const result = (await client.callTool({ name, arguments: input })) as CallToolResult;
+    failed = result.isError === true;
+    outcome = `${failed ? 'error' : 'ok'} ${JSON.stringify(result.structuredContent ?? {})}`;
+  } catch (error) {
+    outcome = `error: ${messageOf(error)}`;
+  }
+  await update({ sessionUpdate: 'tool_call_update', toolCallId, status: failed ? 'failed' : 'completed' });
+  return outcome;
+}
+
+async function mcpClient(session: DemoSession): Promise<Client> {
+  if (session.client) return session.client;
+  const server = session.mcp;
+  if (!server) throw new Error('no MCP server was given');
+  const client = new Client({ name: 'demo-agent', version: '0.1.0' });
+  if ('type' in server && server.type === 'sse') throw new Error('MCP over SSE is not spoken here');
+  if ('url' in server) {
+    const headers = Object.fromEntries(server.headers.map((h) => [h.name, h.value]));
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers } }));
+  } else {
+    const env = { PATH: process.env.PATH ?? '', ...Object.fromEntries(server.env.map((v) => [v.name, v.value])) };
+    await client.connect(new StdioClientTransport({ command: server.command, args: server.args, env }));
+  }
+  session.client = client;
+  return client;
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

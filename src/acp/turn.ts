@@ -1,0 +1,103 @@
+// One turn of a thread held by an agent: the operator's message (parked
+// values stay `[secret:N]`) goes to the agent's session with a link to the
+// shared document; its updates become the answer, stored with the proposals
+// its writes made, and streamed as they come. A turn over its time is
+// cancelled; an agent that fails or dies fails the turn with 503.
+import { asc, eq } from 'drizzle-orm';
+import type * as acp from '@agentclientprotocol/sdk';
+import type { Operator } from '../access/operators.js';
+import { storeAnswer } from '../assistant/proposing.js';
+import type { ThreadRecord } from '../assistant/threads.js';
+import { unavailable } from '../errors.js';
+import { messages } from '../store/schema.js';
+import { AgentAnswer } from './answer.js';
+import type { AgentHost } from './host.js';
+import type { AgentSession } from './session.js';
+
+/** Characters per token, roughly: the transcript of a new session is kept within the context budget. */
+const CHARS_PER_TOKEN = 4;
+
+export async function runAgentTurn(host: AgentHost, operator: Operator, thread: ThreadRecord, text: string): Promise<void> {
+  const { deps } = host;
+  deps.events.emit(thread.id, { type: 'started' });
+  let session: AgentSession;
+  try {
+    session = await host.sessionFor(operator, thread);
+  } catch (error) {
+    deps.events.emit(thread.id, { type: 'ended', stop_reason: null, error: error instanceof Error ? error.message : String(error) });
+    throw error;
+  }
+  host.busy(thread.id);
+  const answer = new AgentAnswer((event) => deps.events.emit(thread.id, event));
+  const turn = { answer, cancelled: false };
+  session.turn = turn;
+  const cancel = () => {
+    turn.cancelled = true;
+    void session.agent.agent.notify('session/cancel', { sessionId: session.sessionId }).catch(() => undefined);
+  };
+  const unregister = deps.running.register(thread.id, cancel);
+  const timeout = setTimeout(cancel, deps.config.agentTurnTimeoutMs);
+  let stopReason: acp.StopReason;
+  try {
+    const response = await session.agent.agent.request('session/prompt', {
+      sessionId: session.sessionId,
+      prompt: await promptOf(host, session, thread, text),
+    });
+    stopReason = response.stopReason;
+  } catch (error) {
+    const gone = !session.agent.running || (await Promise.race([session.agent.exited.then(() => true), settle()]));
+    const sentence = gone
+      ? `agent ${thread.agent} stopped mid-turn; your message is kept, send another to start it afresh`
+      : `agent ${thread.agent} failed: ${session.agent.why(error)}; your message is kept, send another to try again`;
+    deps.events.emit(thread.id, { type: 'ended', stop_reason: null, error: sentence });
+    throw unavailable(sentence);
+  } finally {
+    clearTimeout(timeout);
+    unregister();
+    session.turn = null;
+    host.idle(thread.id);
+  }
+  await storeAnswer(deps.db, thread, { text: answer.text(), blocks: answer.blocks(), stopReason }, answer.proposals, { endsTurn: true });
+  deps.events.emit(thread.id, { type: 'ended', stop_reason: stopReason });
+}
+
+/** Gives a process that is exiting a moment to say so. */
+const settle = () => new Promise<false>((resolve) => setTimeout(() => resolve(false), 50));
+
+/**
+ * The text, after the thread's transcript when the session is new over an
+ * older thread, and a link to the shared document under the agent's folder.
+ */
+async function promptOf(host: AgentHost, session: AgentSession, thread: ThreadRecord, text: string): Promise<acp.ContentBlock[]> {
+  const blocks: acp.ContentBlock[] = [];
+  if (session.needsTranscript) {
+    session.needsTranscript = false;
+    const transcript = await transcriptOf(host, thread, host.deps.config.contextTokens * CHARS_PER_TOKEN);
+    if (transcript) blocks.push({ type: 'text', text: `Earlier in this conversation:\n${transcript}\n\nThe operator now says:` });
+  }
+  blocks.push({ type: 'text', text });
+  const context = await host.deps.contexts.read(thread.id);
+  if (context.shared && context.document) {
+    const file = `${session.files.work}/${context.document.path}`;
+    blocks.push({ type: 'resource_link', name: context.document.path, uri: `file://${file}`, mimeType: 'text/yaml' });
+  }
+  return blocks;
+}
+
+/** The thread's messages before the newest, newest kept first when they exceed `budget` characters. */
+async function transcriptOf(host: AgentHost, thread: ThreadRecord, budget: number): Promise<string> {
+  const rows = await host.deps.db
+    .select({ role: messages.role, text: messages.text })
+    .from(messages)
+    .where(eq(messages.threadId, thread.id))
+    .orderBy(asc(messages.id));
+  const lines: string[] = [];
+  let size = 0;
+  for (const row of rows.slice(0, -1).reverse()) {
+    const line = `${row.role === 'user' ? 'operator' : 'you'}: ${row.text}`;
+    if (size + line.length > budget) break;
+    lines.unshift(line);
+    size += line.length;
+  }
+  return lines.join('\n');
+}
