@@ -49,7 +49,8 @@ beforeAll(async () => {
         loader: { command: process.execPath, args: [path.resolve('dist/main.js'), 'demo-agent'], env: { DEMO_AGENT_LOAD: '1' } },
         stdio: { command: process.execPath, args: [path.resolve('dist/main.js'), 'demo-agent'], env: { DEMO_AGENT_STDIO_MCP: '1' } },
       }),
-      AION_SECRET_KEY: 'x'.repeat(43) + '=',
+      // A server secret the agent must not get (the instance key is the store's own, in its data folder).
+      AION_METRICS_TOKEN: 'metrics-secret-for-the-server-only',
       AION_AGENT_MAX: '50',
     },
   });
@@ -195,7 +196,7 @@ describe('a turn of the demo agent', () => {
     const env = lastAnswer(await send(thread, '/env'))?.text ?? '';
     const names = env.replace(/^env: /, '').split(', ');
     expect(names).toEqual(expect.arrayContaining(['DEMO_AGENT_RECORD', 'HOME', 'PATH']));
-    for (const secret of ['AION_SECRET_KEY', 'AION_ADMIN_TOKEN', 'DATABASE_URL', 'AION_AGENTS']) expect(names).not.toContain(secret);
+    for (const secret of ['AION_SECRET_KEY', 'AION_ADMIN_TOKEN', 'AION_METRICS_TOKEN', 'DATABASE_URL', 'AION_AGENTS']) expect(names).not.toContain(secret);
   });
 
   it('fails a turn with 503 when the agent crashes, and starts afresh on the next message', async () => {
