@@ -1,0 +1,71 @@
+// A conversation: each message, the proposals under the answer that made
+// them, the refused and waiting states, and the progress of a running turn.
+import { useEffect, useRef, useState } from 'react';
+import type { Proposal, Thread } from '../api/types';
+import { ProposalCard } from './ProposalCard';
+
+interface Props {
+  thread: Thread | null;
+  /** The text of a turn that is running, shown until the answer comes. */
+  pending: string | null;
+  deciding: boolean;
+  onDecide: (proposal: Proposal, decision: 'accept' | 'reject') => void;
+  onAcceptAll: () => void;
+}
+
+export function ThreadView({ thread, pending, deciding, onDecide, onAcceptAll }: Props) {
+  const end = useRef<HTMLDivElement>(null);
+  const count = (thread?.messages.length ?? 0) + (pending ? 1 : 0);
+  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [count, thread?.proposals.length]);
+  const waiting = thread?.proposals.filter((p) => p.status === 'pending') ?? [];
+  return (
+    <div className="thread" aria-live="polite" aria-busy={pending !== null}>
+      {!thread && !pending && <p className="muted small">Ask a question, or let the assistant propose a change for you to accept.</p>}
+      {thread?.messages.map((m) => (
+        <div key={m.id}>
+          <div className={`message ${m.role}`}>
+            <span className="visually-hidden">{m.role === 'user' ? 'You: ' : 'Assistant: '}</span>
+            {m.text}
+          </div>
+          {thread.proposals
+            .filter((p) => p.message_id === m.id)
+            .map((p) => (
+              <ProposalCard key={p.id} proposal={p} busy={deciding} onDecide={onDecide} />
+            ))}
+        </div>
+      ))}
+      {pending && (
+        <>
+          <div className="message user">{pending}</div>
+          <Working />
+        </>
+      )}
+      {thread?.state === 'refused' && !pending && <p className="notice">The assistant declined this request; rephrase it or ask something else.</p>}
+      {waiting.length >= 2 && (
+        <div className="accept-all">
+          <span>{waiting.length} proposals are waiting for your decision</span>
+          <button type="button" className="primary" disabled={deciding} onClick={onAcceptAll}>
+            Accept all
+          </button>
+        </div>
+      )}
+      {thread?.state === 'waiting' && waiting.length === 1 && <p className="muted small">A proposal is waiting for your decision.</p>}
+      <div ref={end} />
+    </div>
+  );
+}
+
+/** The visible progress of a running turn. */
+function Working() {
+  const [seconds, setSeconds] = useState(0);
+  useEffect(() => {
+    const timer = setInterval(() => setSeconds((s) => s + 1), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <p className="working" role="status">
+      <span className="spinner" aria-hidden="true" />
+      The assistant is working{seconds > 0 ? ` · ${seconds}s` : '…'}
+    </p>
+  );
+}
