@@ -22,7 +22,9 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
   );
   const scopeKey = `aion.thread.${scope.project ?? ''}.${scope.environment ?? ''}`;
   const [chosen, setChosen] = useState<string | null>(() => sessionStorage.getItem(scopeKey));
-  useEffect(() => setChosen(sessionStorage.getItem(scopeKey)), [scopeKey]);
+  useEffect(() => {
+    setChosen(sessionStorage.getItem(scopeKey));
+  }, [scopeKey]);
   const thread = scoped.find((t) => t.id === chosen) ?? scoped[0] ?? null;
   const [sharing, setSharing] = useState(true);
   const [pending, setPending] = useState<string | null>(null);

@@ -16,7 +16,9 @@ interface Props {
 export function ThreadView({ thread, pending, deciding, onDecide, onAcceptAll }: Props) {
   const end = useRef<HTMLDivElement>(null);
   const count = (thread?.messages.length ?? 0) + (pending ? 1 : 0);
-  useEffect(() => end.current?.scrollIntoView({ block: 'end' }), [count, thread?.proposals.length]);
+  useEffect(() => {
+    end.current?.scrollIntoView({ block: 'end' });
+  }, [count, thread?.proposals.length]);
   const waiting = thread?.proposals.filter((p) => p.status === 'pending') ?? [];
   return (
     <div className="thread" aria-live="polite" aria-busy={pending !== null}>

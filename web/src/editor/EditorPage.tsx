@@ -104,7 +104,29 @@ export default function EditorPage({ project, path: rawPath }: { project: string
 
   const editor = useCodeMirror(host, { path, initial, check, onText });
 
-  useEffect(() => editor.relint(), [environment, editor.view]);
+  useEffect(() => {
+    editor.relint();
+  }, [environment, editor.view]);
+
+  // A revision saved elsewhere (an accepted proposal, another tab) replaces a
+  // buffer with no unsaved edits; unsaved ones stay, and Save shows the conflict.
+  const newest = listing?.revision;
+  useEffect(() => {
+    if (newest === undefined || !saved || newest <= saved.revision || dirty || conflict) return;
+    let cancelled = false;
+    void runTool<Revision>('read_document', { project, path }).then((revision) => {
+      if (cancelled || revision.revision <= (savedRef.current?.revision ?? 0)) return;
+      savedRef.current = revision;
+      baseRef.current = revision.revision;
+      setSaved(revision);
+      setBase(revision.revision);
+      editor.replace(revision.text);
+      setNotice({ text: `Showing r${revision.revision}, saved by ${revision.author ?? 'someone'}.`, error: false });
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [newest, saved, dirty, conflict, project, path]); // the editor handle is stable per document
 
   const liveRevision = environment ? listing?.live[environment] : undefined;
   const live = useQuery({

@@ -2,12 +2,12 @@
 // registered with the screen (for the assistant's shared context), its
 // unsaved text kept as a draft, the agent's edits applied as transactions.
 import { forceLinting } from '@codemirror/lint';
-import { EditorSelection, EditorState } from '@codemirror/state';
+import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { Diagnostic, SharedDocument } from '../api/types';
 import { editorChanged, registerEditor } from '../screen';
-import { agentChangesOver } from './changes';
+import { agentChangesOver, changesBetween } from './changes';
 import { agentLinesOf, clearAgentLines, diffAgainst, diffCompartment, editorExtensions } from './setup';
 
 interface Options {
@@ -73,8 +73,8 @@ export function useCodeMirror(host: RefObject<HTMLDivElement | null>, { path, in
     replace: (text) => {
       const view = viewRef.current;
       if (!view) return;
-      const head = Math.min(view.state.selection.main.head, text.length);
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text }, selection: EditorSelection.cursor(head) });
+      // Only what differs changes, so the cursor keeps its place.
+      view.dispatch({ changes: changesBetween(view.state.doc.toString(), text) });
     },
     showDiff: (original) => viewRef.current?.dispatch({ effects: diffCompartment.reconfigure(diffAgainst(original)) }),
     relint: () => {
