@@ -25,10 +25,7 @@ export function ThreadView({ thread, pending, deciding, onDecide, onAcceptAll }:
       {!thread && !pending && <p className="muted small">Ask a question, or let the assistant propose a change for you to accept.</p>}
       {thread?.messages.map((m) => (
         <div key={m.id}>
-          <div className={`message ${m.role}`}>
-            <span className="visually-hidden">{m.role === 'user' ? 'You: ' : 'Assistant: '}</span>
-            {m.text}
-          </div>
+          <MessageText role={m.role} text={m.text} />
           {thread.proposals
             .filter((p) => p.message_id === m.id)
             .map((p) => (
@@ -53,6 +50,25 @@ export function ThreadView({ thread, pending, deciding, onDecide, onAcceptAll }:
       )}
       {thread?.state === 'waiting' && waiting.length === 1 && <p className="muted small">A proposal is waiting for your decision.</p>}
       <div ref={end} />
+    </div>
+  );
+}
+
+const LONG = 280;
+
+/** A message; a long one (a pasted script, a document) opens on demand. */
+function MessageText({ role, text }: { role: 'user' | 'assistant'; text: string }) {
+  const [open, setOpen] = useState(false);
+  const long = text.length > LONG;
+  return (
+    <div className={`message ${role}`}>
+      <span className="visually-hidden">{role === 'user' ? 'You: ' : 'Assistant: '}</span>
+      {long && !open ? `${text.slice(0, LONG)}…` : text}
+      {long && (
+        <button type="button" className="more" aria-expanded={open} onClick={() => setOpen(!open)}>
+          {open ? 'Show less' : 'Show all'}
+        </button>
+      )}
     </div>
   );
 }

@@ -41,11 +41,12 @@ export function TopBar({ scope }: { scope: Scope }) {
         <select aria-label="Environment" value={scope.environment} onChange={(e) => pickEnvironment(e.target.value)}>
           {project.environments.map((e) => (
             <option key={e.name} value={e.name}>
-              {e.protected ? `${e.name} · protected` : e.name}
+              {e.name}
             </option>
           ))}
         </select>
       )}
+      {project?.environments.find((e) => e.name === scope.environment)?.protected && <span className="chip protected">protected</span>}
       {project && (
         <span className="chip role" title={`Your role in ${project.slug}`}>
           {project.role}
