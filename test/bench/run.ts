@@ -8,6 +8,7 @@ import path from 'node:path';
 import { CATALOGUE } from '../../src/tools/catalogue/index.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { assistantRows } from './assistant.js';
+import { consoleRows } from './console.js';
 import { editRows } from './edits.js';
 import { benchMcp } from './mcp.js';
 import { latencyAtOne, median, ms, printTable, throughputAt, type Row, type Target } from './lib.js';
@@ -99,6 +100,8 @@ async function main() {
       { measure: 'memory after the load (RSS)', figure: `${loaded.toFixed(0)} MB`, target: '', met: null },
     );
     rows.push(...(await assistantRows(server.url, demo)));
+    process.stdout.write('the console in headless Chromium…\n');
+    rows.push(...(await consoleRows(server.url, demo.ada ?? '')));
     process.stdout.write('MCP round trips…\n');
     rows.push(...(await benchMcp(server.url, demo.ada ?? '')));
     await server.stop();
