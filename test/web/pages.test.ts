@@ -4,6 +4,7 @@
 import { readFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
 import { startConsole, type ConsoleFixture } from './fixture.js';
@@ -41,7 +42,11 @@ beforeAll(async () => {
   const text = (await ada.post('/api/v1/assistant/tools/read_document', { project: 'shop', path: 'app.yaml' })).body as { result: { text: string; revision: number } };
   const proposed = text.result.text.replace('port: 8080', 'port: 8443');
   const answer = await ada.post(`/api/v1/assistant/threads/${thread.id}/messages`, {
-    text: `/tool write_document ${JSON.stringify({ project: 'shop', path: 'app.yaml', base_revision: text.result.revision, text: proposed, message: 'serve on 8443' })}`,
+    text: [
+      'Serve the shop on 8443, please.',
+      `/tool write_document ${JSON.stringify({ project: 'shop', path: 'app.yaml', base_revision: text.result.revision, text: proposed, message: 'serve on 8443' })}`,
+      '/say I propose serving on 8443. Accept it to save r3; deploying stays yours.',
+    ].join('\n'),
   });
   expect(answer.status).toBe(200);
 });
@@ -49,7 +54,7 @@ afterAll(async () => {
   await ui?.stop();
 });
 
-async function seriousViolations(page: import('playwright-core').Page): Promise<string[]> {
+async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
   const violations = await page.evaluate<Violation[]>(
     "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((n) => ({ target: n.target })) })))",

@@ -7,6 +7,7 @@ import { ApiError } from '../api/client';
 import { useAssistantStatus } from '../api/queries';
 import type { Proposal, Thread } from '../api/types';
 import type { Scope } from '../scope';
+import { ConnectAgent } from './ConnectAgent';
 import { MessageBox } from './MessageBox';
 import { ThreadView } from './ThreadView';
 import { acceptAll, decide, openThread, sendMessage, useThreadUpdate, useThreads } from './threads';
@@ -96,17 +97,24 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
         </button>
       </header>
       {status && !status.configured && <p className="notice">{status.sentence}</p>}
-      {scoped.length > 1 && thread && (
-        <label className="thread-picker">
-          <span className="visually-hidden">Conversation</span>
-          <select value={thread.id} onChange={(e) => choose(e.target.value)}>
-            {scoped.map((t) => (
-              <option key={t.id} value={t.id}>
-                {t.title || 'New conversation'}
-              </option>
-            ))}
-          </select>
-        </label>
+      {thread && (
+        <div className="thread-bar">
+          {scoped.length > 1 ? (
+            <label>
+              <span className="visually-hidden">Conversation</span>
+              <select value={thread.id} onChange={(e) => choose(e.target.value)}>
+                {scoped.map((t) => (
+                  <option key={t.id} value={t.id}>
+                    {t.title || 'New conversation'}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            <span className="muted small title">{thread.title || 'New conversation'}</span>
+          )}
+          <ConnectAgent threadId={thread.id} />
+        </div>
       )}
       <ThreadView
         thread={thread}

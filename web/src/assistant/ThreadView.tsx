@@ -14,14 +14,32 @@ interface Props {
 }
 
 export function ThreadView({ thread, pending, deciding, onDecide, onAcceptAll }: Props) {
-  const end = useRef<HTMLDivElement>(null);
-  const count = (thread?.messages.length ?? 0) + (pending ? 1 : 0);
+  const box = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  // Stays scrolled to the newest while the operator has not scrolled up, also
+  // when a card grows after its diff loads.
   useEffect(() => {
-    end.current?.scrollIntoView({ block: 'end' });
-  }, [count, thread?.proposals.length]);
+    const scroller = box.current;
+    const inner = content.current;
+    if (!scroller || !inner) return;
+    let pinned = true;
+    const onScroll = () => {
+      pinned = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 24;
+    };
+    const observer = new ResizeObserver(() => {
+      if (pinned) scroller.scrollTop = scroller.scrollHeight;
+    });
+    observer.observe(inner);
+    scroller.addEventListener('scroll', onScroll);
+    return () => {
+      observer.disconnect();
+      scroller.removeEventListener('scroll', onScroll);
+    };
+  }, []);
   const waiting = thread?.proposals.filter((p) => p.status === 'pending') ?? [];
   return (
-    <div className="thread" aria-live="polite" aria-busy={pending !== null}>
+    <div className="thread" ref={box} aria-live="polite" aria-busy={pending !== null}>
+      <div className="thread-content" ref={content}>
       {!thread && !pending && <p className="muted small">Ask a question, or let the assistant propose a change for you to accept.</p>}
       {thread?.messages.map((m) => (
         <div key={m.id}>
@@ -49,12 +67,12 @@ export function ThreadView({ thread, pending, deciding, onDecide, onAcceptAll }:
         </div>
       )}
       {thread?.state === 'waiting' && waiting.length === 1 && <p className="muted small">A proposal is waiting for your decision.</p>}
-      <div ref={end} />
+      </div>
     </div>
   );
 }
 
-const LONG = 280;
+const LONG = 160;
 
 /** A message; a long one (a pasted script, a document) opens on demand. */
 function MessageText({ role, text }: { role: 'user' | 'assistant'; text: string }) {
