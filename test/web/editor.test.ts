@@ -71,6 +71,10 @@ describe('the editor', () => {
     await page.locator('.cm-lintRange-error').waitFor();
     expect(await status(page, '.problems', /1 problem/)).toMatch(/3:7 .*port/);
     expect(await page.locator('h1').textContent()).toContain('unsaved');
+    // The buffer against the saved revision, in the editor itself.
+    await page.getByLabel('Diff').selectOption('saved');
+    await page.locator('.cm-deletedChunk').first().waitFor();
+    await page.getByLabel('Diff').selectOption('off');
 
     await replaceText(page, before.text.replace('port: 8080', 'port: 9090'));
     await status(page, '.problems', /No problems/);
