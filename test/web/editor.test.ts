@@ -90,6 +90,19 @@ describe('the editor', () => {
     expect(errors).toEqual([]);
   });
 
+  it("asks to type a protected environment's name before deploying there", async () => {
+    const { page, errors } = await ui.open('ada', '/projects/shop/documents/app.yaml?environment=production');
+    await status(page, '.problems', /No problems — checked for production/);
+    await page.locator('.toolbar').getByRole('button', { name: 'Deploy', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Deploy to production' });
+    const confirm = dialog.getByRole('button', { name: 'Deploy' });
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByLabel('Environment name').fill('production');
+    await confirm.click();
+    await status(page, '.notice-line', /Deployed r\d+ to production/);
+    expect(errors).toEqual([]);
+  });
+
   it('keeps the typed text through a conflicting save and a reload, and saves it on top when asked', async () => {
     const { page, errors } = await openEditor();
     const base = await stored();

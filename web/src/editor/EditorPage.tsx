@@ -13,6 +13,7 @@ import { ActionButton } from '../ui/ActionButton';
 import { usePermission } from '../ui/permission';
 import { ConflictPanel } from './ConflictPanel';
 import { DeployDialog } from './DeployDialog';
+import { ProblemsStrip } from './ProblemsStrip';
 import { keepDraft, readDraft } from './drafts';
 import { useCodeMirror } from './useCodeMirror';
 
@@ -145,7 +146,7 @@ export default function EditorPage({ project, path: rawPath }: { project: string
     Promise.all(['documents', 'deployments', 'project'].map((key) => queries.invalidateQueries({ queryKey: [key] })));
 
   async function save(onTopOf?: number) {
-    if (!mayWrite.allowed || busy) return;
+    if (!mayWrite.allowed || busy || (onTopOf === undefined && !dirty && saved !== null)) return;
     const text = editor.text();
     const baseRevision = onTopOf ?? base;
     setBusy(true);
@@ -241,7 +242,6 @@ export default function EditorPage({ project, path: rawPath }: { project: string
     .map(([env, rev]) => `${env} r${rev}`)
     .join(', ');
   const deployBlocked = dirty ? 'Save first: Deploy puts the saved revision live.' : !saved ? 'Save the document before deploying it.' : '';
-  const problems = diagnostics ?? [];
 
   if (loadError) return <p role="alert" className="error">{loadError}</p>;
   return (
@@ -302,26 +302,7 @@ export default function EditorPage({ project, path: rawPath }: { project: string
         />
       )}
       <div className="editor-host" ref={host} />
-      <footer className="problems" aria-label="Problems" aria-live="polite">
-        {diagnostics === null ? (
-          <span className="muted">Checking for {environment}…</span>
-        ) : problems.length === 0 ? (
-          <span className="ok">No problems — checked for {environment}</span>
-        ) : (
-          <>
-            <strong className="error-text">
-              {problems.length} problem{problems.length === 1 ? '' : 's'}
-            </strong>
-            {problems.slice(0, 3).map((d, i) => (
-              <span key={i}>
-                {' '}
-                · {d.line}:{d.column} {d.message}
-              </span>
-            ))}
-            <span className="muted"> — checked for {environment}</span>
-          </>
-        )}
-      </footer>
+      <ProblemsStrip diagnostics={diagnostics} environment={environment} />
       {environment && saved && (
         <DeployDialog
           environment={environment}
