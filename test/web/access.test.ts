@@ -40,6 +40,14 @@ describe('serving the console', () => {
 });
 
 describe('signing in', () => {
+  it('has a sign-in link per demo operator from ops serve --demo, the token in the fragment only', () => {
+    expect(Object.keys(ui.links).sort()).toEqual(['ada', 'dev', 'olive', 'vic']);
+    for (const [name, link] of Object.entries(ui.links)) {
+      expect(link).toBe(`${ui.server.url}/#token=${ui.tokens[name as 'ada']}`);
+      expect(ui.tokens[name as 'ada']).toMatch(/^aion_[A-Za-z0-9_-]{43}$/);
+    }
+  });
+
   it('takes the token from a sign-in link, clears it from the address bar, keeps it for the tab only, and signs out', async () => {
     const { page, errors } = await ui.open('ada');
     expect(page.url()).not.toContain('token');
