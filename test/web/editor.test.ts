@@ -172,6 +172,17 @@ describe('the assistant panel', () => {
     expect(errors).toEqual([]);
   });
 
+  it('shows the sentence of a failed turn and keeps the typed text', async () => {
+    const { page } = await ui.open('ada', '/projects/shop');
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.locator('.thread-bar').waitFor();
+    await send(page, '/fail');
+    const alert = page.getByRole('region', { name: 'Assistant' }).getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/the fake model failed, as \/fail asked; your message is kept/);
+    expect(await page.getByLabel('Message').inputValue()).toBe('/fail');
+  });
+
   it('applies an MCP agent edit to the open buffer within 2 s, keeping the cursor and the unsaved text', async () => {
     const { page, errors } = await openEditor();
     await page.getByRole('button', { name: 'New conversation' }).click();
