@@ -1,7 +1,7 @@
 // The demo: what `ops serve --demo` seeds into an empty store, so a newcomer
 // has a project, four operators with four roles, and tokens to try them with.
 // It runs the same tools an operator would, through the executor.
-import { access, mkdir, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createOperator, type Operator } from './access/operators.js';
 import { mintToken } from './access/tokens.js';
@@ -19,6 +19,23 @@ const DEMO_OPERATORS: { name: string; role: Role; owner: boolean }[] = [
 
 export function demoTokensFile(dataDir: string): string {
   return path.join(dataDir, 'demo-tokens.json');
+}
+
+/**
+ * A console sign-in link per demo operator. The token rides in the fragment,
+ * which the browser never sends: the console reads it and clears it at once.
+ */
+export async function signInLinks(dataDir: string, serverUrl: string): Promise<string[]> {
+  let tokens: Record<string, string>;
+  try {
+    tokens = JSON.parse(await readFile(demoTokensFile(dataDir), 'utf8')) as Record<string, string>;
+  } catch {
+    return [];
+  }
+  const url = serverUrl.replace(/\/\/(0\.0\.0\.0|\[::\])(?=:)/, '//localhost');
+  return DEMO_OPERATORS.filter((spec) => tokens[spec.name]).map(
+    (spec) => `sign in as ${spec.name} (${spec.role}): ${url}/#token=${tokens[spec.name]}`,
+  );
 }
 
 /** What `--demo` says on a store that is not empty: it seeds nothing, and where the tokens are. */

@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { bootstrap, checkAdminToken } from '../bootstrap.js';
 import { ConfigError, StartError, type Config } from '../config.js';
+import { signInLinks } from '../demo.js';
 import { buildApp } from '../http/app.js';
 import type { Services } from '../services.js';
 import { openStore, type Store } from '../store/db.js';
@@ -79,6 +80,7 @@ function listenError(error: unknown, config: Pick<Config, 'host' | 'port'>): unk
 
 export async function serveUntilSignalled(config: Config): Promise<void> {
   const server = await startServer(config, (line) => console.log(line));
+  if (config.demo) for (const line of await signInLinks(config.dataDir, server.url)) console.log(line);
   console.log(`listening on ${server.url}`);
   let closing = false;
   const shutdown = (signal: string) => {

@@ -9,6 +9,7 @@ import type { Config } from '../config.js';
 import type { Store } from '../store/db.js';
 import { authPlugin } from './auth.js';
 import { acceptEmptyBodies } from './bodies.js';
+import { loadConsole } from './console.js';
 import { errorSchema, registerErrorHandling } from './errors.js';
 import { instrument } from './metrics.js';
 import { openapiOptions } from './openapi.js';
@@ -90,7 +91,8 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   });
 
   app.addSchema(errorSchema);
-  registerErrorHandling(app, (limit) => `the request body is larger than ${limit} bytes; send less`);
+  const webConsole = await loadConsole();
+  registerErrorHandling(app, (limit) => `the request body is larger than ${limit} bytes; send less`, webConsole?.page);
   acceptEmptyBodies(app);
   app.addHook('onSend', async (request, reply) => {
     void reply.header('x-request-id', request.id);
@@ -110,5 +112,6 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
     { prefix: '/api/v1' },
   );
   await app.register(mcpRoutes, { services });
+  await webConsole?.register(app);
   return { app, services };
 }

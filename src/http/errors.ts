@@ -1,7 +1,7 @@
 // The one place where errors become HTTP answers: `{"error": "<sentence>"}`
 // with the status each kind means. A 500 says nothing internal; its request id
 // ties the answer to the log line that has the details.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorKind } from '../errors.js';
 import { STORABLE } from '../validation/ajv.js';
 
@@ -30,7 +30,14 @@ const FASTIFY_SENTENCES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'the Content-Length header does not match the body',
 };
 
-export function registerErrorHandling(app: FastifyInstance, bodyLimitSentence: (limit: number) => string): void {
+/** Answers a request no route matched (the console's pages); false to leave it a 404. */
+export type Fallback = (request: FastifyRequest, reply: FastifyReply) => boolean;
+
+export function registerErrorHandling(
+  app: FastifyInstance,
+  bodyLimitSentence: (limit: number) => string,
+  fallback: Fallback = () => false,
+): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.retryAfter !== undefined) void reply.header('retry-after', String(error.retryAfter));
@@ -58,7 +65,7 @@ export function registerErrorHandling(app: FastifyInstance, bodyLimitSentence: (
   });
 
   app.setNotFoundHandler((request, reply) =>
-    reply.code(404).send({ error: `no such route: ${request.method} ${request.url.split('?')[0]}` }),
+    fallback(request, reply) ? reply : reply.code(404).send({ error: `no such route: ${request.method} ${request.url.split('?')[0]}` }),
   );
 }
 

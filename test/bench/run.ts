@@ -10,6 +10,7 @@ import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { agentRows } from './agents.js';
 import { assistantRows } from './assistant.js';
 import { promptCacheRows } from './prompt-cache.js';
+import { consoleRows } from './console.js';
 import { editRows } from './edits.js';
 import { liveAcrossServersRows, liveRows } from './live.js';
 import { benchMcp } from './mcp.js';
@@ -103,6 +104,8 @@ async function main() {
     );
     rows.push(...(await assistantRows(server.url, demo)));
     rows.push(...(await agentRows(server.url, demo.ada ?? '')));
+    process.stdout.write('the console in headless Chromium…\n');
+    rows.push(...(await consoleRows(server.url, demo.ada ?? '')));
     process.stdout.write('MCP round trips…\n');
     rows.push(...(await benchMcp(server.url, demo.ada ?? '')));
     rows.push(...(await liveRows(server, demo.ada ?? '')));

@@ -136,6 +136,8 @@ export const documentTools = [
       },
       { k: 'size', v: `${Buffer.byteLength(input.text, 'utf8')} bytes` },
       { k: 'message', v: input.message ?? '' },
+      // The proposed text, so a card can show its diff against the stored one.
+      { k: 'text', v: input.text },
     ],
     run: async ({ db, project, operator }, input) => ({
       project: project.slug,

@@ -1,0 +1,76 @@
+// The web console (web/, built into dist/web by `npm run build`): its hashed
+// assets served immutable, and index.html for every other page a browser asks
+// for, under a Content-Security-Policy that allows no inline script.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** dist/web from both src/http (tests) and dist/http (the built server). */
+export const CONSOLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
+
+/** Styles may be inline (CodeMirror injects its own); scripts come only from this origin. */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** Paths that belong to the API and operations, never answered with the console. */
+const NOT_PAGES = /^\/(api(\/|$)|mcp(\/|$|\?)|metrics(\/|$|\?))/;
+
+export interface WebConsole {
+  /** Serves the assets; register it at the root. */
+  register(app: FastifyInstance): Promise<void>;
+  /** Answers a GET for a page with index.html; false when the request is not for a page. */
+  page(request: FastifyRequest, reply: FastifyReply): boolean;
+}
+
+/** The built console, or null when it has not been built (the API still serves). */
+export async function loadConsole(dir = CONSOLE_DIR): Promise<WebConsole | null> {
+  let index: string;
+  try {
+    index = await readFile(path.join(dir, 'index.html'), 'utf8');
+  } catch {
+    return null;
+  }
+  return {
+    register: async (app) => {
+      await app.register(async (assets) => {
+        // The console's files are public: the token lives in the tab, not in cookies.
+        assets.addHook('onRoute', (route) => {
+          route.config = { ...route.config, accepts: [] };
+        });
+        await assets.register(fastifyStatic, {
+          root: path.join(dir, 'assets'),
+          prefix: '/assets/',
+          immutable: true,
+          maxAge: '365d',
+          index: false,
+          schemaHide: true,
+        });
+      });
+    },
+    page: (request, reply) => {
+      const method = request.method;
+      if (method !== 'GET' && method !== 'HEAD') return false;
+      if (NOT_PAGES.test(request.url) || !(request.headers.accept ?? '').includes('text/html')) return false;
+      void reply
+        .code(200)
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('content-security-policy', CSP)
+        .header('referrer-policy', 'no-referrer')
+        .header('x-content-type-options', 'nosniff')
+        .send(index);
+      return true;
+    },
+  };
+}

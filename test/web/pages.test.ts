@@ -1,0 +1,88 @@
+// Every page of the console, light and dark: no error in the browser
+// console, no serious or critical axe-core violation, and a 1280×800
+// screenshot saved for review (test/web/screenshots, not committed).
+import { readFile, mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client } from '../helpers/http.js';
+import { startConsole, type ConsoleFixture } from './fixture.js';
+
+const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** Each page, and what shows it has loaded. */
+const PAGES = [
+  { name: 'projects', path: '/', ready: 'table tbody tr' },
+  { name: 'project', path: '/projects/shop', ready: 'table tbody tr' },
+  { name: 'documents', path: '/projects/shop/documents', ready: 'table tbody tr' },
+  { name: 'editor', path: '/projects/shop/documents/app.yaml?environment=staging', ready: '.problems .ok' },
+  { name: 'environment', path: '/projects/shop/environments/staging', ready: '.timeline li' },
+  { name: 'members', path: '/projects/shop/members', ready: 'table tbody tr' },
+  { name: 'audit', path: '/projects/shop/audit', ready: 'table tbody tr' },
+];
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+let ui: ConsoleFixture;
+let axeSource: string;
+beforeAll(async () => {
+  ui = await startConsole();
+  axeSource = await readFile(AXE, 'utf8');
+  await mkdir(SCREENSHOTS, { recursive: true });
+  // A conversation with a proposal waiting, so the panel shows what it is for.
+  const ada = client(ui.server.url, ui.tokens.ada);
+  const thread = (await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging', page: '/projects/shop' })).body as { id: string };
+  const text = (await ada.post('/api/v1/assistant/tools/read_document', { project: 'shop', path: 'app.yaml' })).body as { result: { text: string; revision: number } };
+  const proposed = text.result.text.replace('port: 8080', 'port: 8443');
+  const answer = await ada.post(`/api/v1/assistant/threads/${thread.id}/messages`, {
+    text: [
+      'Serve the shop on 8443, please.',
+      `/tool write_document ${JSON.stringify({ project: 'shop', path: 'app.yaml', base_revision: text.result.revision, text: proposed, message: 'serve on 8443' })}`,
+      '/say I propose serving on 8443. Accept it to save r3; deploying stays yours.',
+    ].join('\n'),
+  });
+  expect(answer.status).toBe(200);
+});
+afterAll(async () => {
+  await ui?.stop();
+});
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate<Violation[]>(
+    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((n) => ({ target: n.target })) })))",
+  );
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe.each(['light', 'dark'] as const)('every page, %s', (scheme) => {
+  it('signs in without an error or a serious accessibility violation', async () => {
+    const { page, errors } = await ui.blank(scheme);
+    await page.goto(ui.server.url + '/');
+    await page.getByLabel('Token').waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, `sign-in-${scheme}.png`) });
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows each page without an error or a serious accessibility violation', async () => {
+    const { page, errors } = await ui.open('ada', '/', scheme);
+    for (const { name, path: route, ready } of PAGES) {
+      await page.goto(ui.server.url + route);
+      await page.locator(ready).first().waitFor();
+      if (route.startsWith('/projects/')) await page.locator('.card.proposal').first().waitFor();
+      await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${scheme}.png`) });
+      expect(await seriousViolations(page), name).toEqual([]);
+    }
+    expect(errors).toEqual([]);
+  });
+});

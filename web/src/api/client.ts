@@ -1,0 +1,47 @@
+// Every request the console makes: the tab's token as a bearer header (never
+// in a URL), JSON in and out, and the server's sentence on any failure.
+import { currentToken, forgetToken } from '../auth/token';
+
+/** A non-2xx answer; `message` is the server's sentence. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** A tool that refused or failed (a 200 with is_error); `message` is its sentence. */
+export class ToolError extends Error {}
+
+export async function api<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', 'x-aion-via': 'console' };
+  const token = currentToken();
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? null : JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
+  const parsed: unknown = response.status === 204 ? null : await response.json().catch(() => null);
+  if (response.ok) return parsed as T;
+  const sentence = (parsed as { error?: unknown } | null)?.error;
+  if (response.status === 401) forgetToken('Your token is no longer accepted; sign in again.');
+  throw new ApiError(response.status, typeof sentence === 'string' ? sentence : `the server answered ${response.status}`, parsed);
+}
+
+export interface ToolOutcome<T> {
+  is_error: boolean;
+  result: T | { error: string };
+}
+
+/** Runs a tool as the operator, through the same route every client uses, audited with via `console`. */
+export async function runTool<T>(name: string, input: Record<string, unknown>): Promise<T> {
+  const outcome = await api<ToolOutcome<T>>('POST', `/api/v1/assistant/tools/${encodeURIComponent(name)}`, input);
+  if (outcome.is_error) throw new ToolError((outcome.result as { error: string }).error);
+  return outcome.result as T;
+}

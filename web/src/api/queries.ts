@@ -1,0 +1,53 @@
+// Server state the pages share, one query key per resource.
+import { useQuery } from '@tanstack/react-query';
+import { api, runTool } from './client';
+import type { AssistantStatus, DocumentListing, Project, ToolDescriptor } from './types';
+
+export function useProjects() {
+  return useQuery({ queryKey: ['projects'], queryFn: () => api<Project[]>('GET', '/api/v1/projects') });
+}
+
+export function useProject(slug: string | undefined) {
+  return useQuery({
+    queryKey: ['project', slug],
+    queryFn: () => api<Project>('GET', `/api/v1/projects/${encodeURIComponent(slug ?? '')}`),
+    enabled: slug !== undefined,
+  });
+}
+
+export function useWhoami() {
+  return useQuery({
+    queryKey: ['whoami'],
+    queryFn: () => runTool<{ operator: string }>('whoami', {}),
+    staleTime: Infinity,
+  });
+}
+
+export function useDocuments(project: string) {
+  return useQuery({
+    queryKey: ['documents', project],
+    queryFn: () => runTool<{ documents: DocumentListing[] }>('list_documents', { project }).then((r) => r.documents),
+  });
+}
+
+export function useAssistantStatus() {
+  return useQuery({
+    queryKey: ['assistant-status'],
+    queryFn: () => api<AssistantStatus>('GET', '/api/v1/assistant/status'),
+    staleTime: 60_000,
+  });
+}
+
+/** The tools with `allowed` for this project and environment (advisory: the server decides). */
+export function useTools(project: string | undefined, environment: string | undefined) {
+  return useQuery({
+    queryKey: ['tools', project, environment],
+    queryFn: () => {
+      const query = new URLSearchParams();
+      if (project) query.set('project', project);
+      if (environment) query.set('environment', environment);
+      return api<{ tools: ToolDescriptor[] }>('GET', `/api/v1/assistant/tools?${query}`).then((r) => r.tools);
+    },
+    staleTime: 30_000,
+  });
+}

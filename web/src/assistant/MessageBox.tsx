@@ -1,0 +1,58 @@
+// The message box: 1–8000 characters, Enter sends, Shift+Enter breaks the
+// line; the text stays when a send fails.
+import { useState, type KeyboardEvent, type ReactNode } from 'react';
+
+export const MAX_MESSAGE = 8000;
+
+interface Props {
+  placeholder: string;
+  busy: boolean;
+  disabled: boolean;
+  onSend: (text: string) => Promise<boolean>;
+  children?: ReactNode;
+}
+
+export function MessageBox({ placeholder, busy, disabled, onSend, children }: Props) {
+  const [text, setText] = useState('');
+  const length = text.length;
+  const valid = text.trim().length > 0 && length <= MAX_MESSAGE;
+
+  async function send() {
+    if (!valid || busy || disabled) return;
+    if (await onSend(text)) setText('');
+  }
+
+  function keyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      void send();
+    }
+  }
+
+  return (
+    <div className="message-box">
+      <label htmlFor="message" className="visually-hidden">
+        Message
+      </label>
+      <textarea
+        id="message"
+        rows={3}
+        placeholder={placeholder}
+        value={text}
+        disabled={disabled}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={keyDown}
+        aria-describedby="message-count"
+      />
+      <div className="message-actions">
+        {children}
+        <span id="message-count" className={length > MAX_MESSAGE ? 'counter over' : 'counter'}>
+          {length} / {MAX_MESSAGE}
+        </span>
+        <button type="button" className="primary" onClick={() => void send()} disabled={!valid || busy || disabled}>
+          Send
+        </button>
+      </div>
+    </div>
+  );
+}

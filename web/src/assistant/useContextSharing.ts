@@ -1,0 +1,147 @@
+// While a thread is open and "Share context" is on, the console tells the
+// conversation what the operator sees (PUT …/context, debounced) and waits on
+// GET …/context?after=REV&wait=30 for the agent's edit batches, which the open
+// editor applies as transactions. A stale base revision (409) rebases the
+// operator's edits onto the agent's text and sends again.
+import { useEffect, useRef } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import { api, ApiError } from '../api/client';
+import type { ContextView, SharedDocument } from '../api/types';
+import { currentScreen, useScreen } from '../screen';
+
+const DEBOUNCE_MS = 300;
+const WAIT_SECONDS = 30;
+
+interface Shared {
+  revision: number;
+  /** The document text at `revision`, as the server holds it. */
+  text: string | null;
+  path: string | null;
+}
+
+export function useContextSharing(threadId: string | null, sharing: boolean): void {
+  const screen = useScreen();
+  const [location] = useLocation();
+  const search = useSearch();
+  const url = search ? `${location}?${search}` : location;
+  const session = useRef<ContextSession | null>(null);
+
+  useEffect(() => {
+    if (!threadId) return;
+    if (!sharing) {
+      void api('PUT', contextPath(threadId), { shared: false }).catch(() => undefined);
+      return;
+    }
+    const current = new ContextSession(threadId);
+    session.current = current;
+    return () => {
+      current.stop();
+      if (session.current === current) session.current = null;
+    };
+  }, [threadId, sharing]);
+
+  useEffect(() => {
+    const current = session.current;
+    if (!current) return;
+    const timer = setTimeout(() => current.share(url), DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [url, screen.version, threadId, sharing]);
+}
+
+function contextPath(threadId: string, query = ''): string {
+  return `/api/v1/assistant/threads/${threadId}/context${query}`;
+}
+
+/** One thread's sharing: pushes and the waiting loop take turns, never overlap. */
+class ContextSession {
+  private readonly stopped = new AbortController();
+  private shared: Shared | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private url = '';
+
+  constructor(private readonly threadId: string) {
+    void this.waitForAgent();
+  }
+
+  stop(): void {
+    this.stopped.abort();
+  }
+
+  share(url: string): void {
+    this.url = url;
+    this.serially(() => this.push());
+  }
+
+  private serially(step: () => Promise<void>): void {
+    this.queue = this.queue.then(step).catch(() => undefined);
+  }
+
+  private async push(): Promise<void> {
+    if (this.stopped.signal.aborted) return;
+    const shared = this.shared ?? (await this.read());
+    const { concepts, editor } = currentScreen();
+    const document: SharedDocument | null = editor?.snapshot() ?? null;
+    try {
+      const view = await api<ContextView>(
+        'PUT',
+        contextPath(this.threadId),
+        { shared: true, url: this.url, concepts, document, base_revision: shared.revision },
+        this.stopped.signal,
+      );
+      this.remember(view);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 409) throw error;
+      // The agent edited first: take its text under the operator's edits, then send again.
+      const current = (error.body as { context: ContextView }).context;
+      this.applyAgent(current);
+      await this.push();
+    }
+  }
+
+  private async read(): Promise<Shared> {
+    this.remember(await api<ContextView>('GET', contextPath(this.threadId), undefined, this.stopped.signal));
+    return this.shared ?? { revision: 0, text: null, path: null };
+  }
+
+  private remember(view: ContextView): void {
+    this.shared = view.shared
+      ? { revision: view.revision, text: view.document?.text ?? null, path: view.document?.path ?? null }
+      : { revision: this.shared?.revision ?? 0, text: null, path: null };
+  }
+
+  /** Applies the agent's text to the open editor when it is the same document. */
+  private applyAgent(view: ContextView): void {
+    const before = this.shared;
+    const editor = currentScreen().editor;
+    if (view.shared && view.document && editor && before?.text != null && before.path === view.document.path) {
+      const open = editor.snapshot();
+      if (open.path === view.document.path && view.document.text !== before.text) editor.applyAgentText(before.text, view.document.text);
+    }
+    this.remember(view);
+  }
+
+  private async waitForAgent(): Promise<void> {
+    while (!this.stopped.signal.aborted) {
+      try {
+        const after = this.shared?.revision ?? (await this.read()).revision;
+        const view = await api<ContextView>('GET', contextPath(this.threadId, `?after=${after}&wait=${WAIT_SECONDS}`), undefined, this.stopped.signal);
+        await new Promise<void>((done) => {
+          this.serially(async () => {
+            try {
+              if (!view.shared || view.revision <= (this.shared?.revision ?? 0)) return;
+              this.applyAgent(view);
+              // Edits the operator made meanwhile are sent on top of the agent's.
+              const mine = currentScreen().editor?.snapshot().text;
+              if (mine !== undefined && mine !== this.shared?.text) await this.push();
+            } finally {
+              done();
+            }
+          });
+        });
+      } catch {
+        if (this.stopped.signal.aborted) return;
+        await new Promise((resume) => setTimeout(resume, 2000));
+      }
+    }
+  }
+}

@@ -1,0 +1,96 @@
+// `/projects/{p}/environments/{e}`: what is live (with Rollback), the
+// deployments as a timeline, and the secrets by name (never a value).
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { runTool } from '../api/client';
+import { useDocuments, useProject } from '../api/queries';
+import type { Deployment } from '../api/types';
+import { useConcepts } from '../screen';
+import { ActionButton } from '../ui/ActionButton';
+import { usePermission } from '../ui/permission';
+import { shortTime } from '../ui/time';
+import { useAction } from '../ui/useAction';
+import { Failure } from './Failure';
+import { SecretsSection } from './SecretsSection';
+
+export function EnvironmentPage({ params }: { params: { project: string; environment: string } }) {
+  useConcepts('Environment', 'Deployment', 'Rollback', 'Secret');
+  const { project, environment } = params;
+  const details = useProject(project).data?.environments.find((e) => e.name === environment);
+  const documents = useDocuments(project);
+  const deployments = useQuery({
+    queryKey: ['deployments', project, environment],
+    queryFn: () =>
+      runTool<{ deployments: Deployment[] }>('list_deployments', { project, environment, limit: 50 }).then((r) => r.deployments),
+  });
+  const mayRollback = usePermission(project, environment, 'rollback');
+  const action = useAction();
+  const live = (documents.data ?? []).filter((d) => d.live[environment] !== undefined);
+
+  const rollback = (path: string) =>
+    action.run(() => runTool('rollback', { project, environment, path }), ['deployments', 'documents', 'project']);
+
+  return (
+    <section aria-labelledby="title">
+      <h1 id="title">
+        {environment} {details?.protected && <span className="chip protected">protected</span>}
+      </h1>
+      <h2>Live</h2>
+      {action.error && (
+        <p role="alert" className="error">
+          {action.error}
+        </p>
+      )}
+      <table className="grid">
+        <thead>
+          <tr>
+            <th scope="col">Document</th>
+            <th scope="col">Live</th>
+            <th scope="col">Saved</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {live.map((d) => (
+            <tr key={d.path}>
+              <td>
+                <Link href={`/projects/${encodeURIComponent(project)}/documents/${d.path}?environment=${encodeURIComponent(environment)}`}>
+                  {d.path}
+                </Link>
+              </td>
+              <td>r{d.live[environment]}</td>
+              <td>r{d.revision}</td>
+              <td>
+                <ActionButton permission={mayRollback} disabled={action.busy} onClick={() => void rollback(d.path)} aria-label="Rollback" title={`Put live again the revision of ${d.path} that was live before`}>
+                  Rollback
+                </ActionButton>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {live.length === 0 && <p className="muted">Nothing is live in {environment} yet.</p>}
+
+      <h2>Deployments</h2>
+      {deployments.error && <Failure error={deployments.error} />}
+      <ol className="timeline">
+        {deployments.data?.map((d) => (
+          <li key={d.deployment}>
+            <span className="when">{shortTime(d.deployed_at)}</span>
+            <span>
+              <strong>#{d.deployment}</strong> {d.path} r{d.revision}
+              {d.rollback && <span className="chip">rollback</span>}
+            </span>
+            <span className="muted">
+              {d.operator ?? 'someone'} via {d.via}
+            </span>
+          </li>
+        ))}
+      </ol>
+      {deployments.data?.length === 0 && <p className="muted">No deployments yet.</p>}
+      <SecretsSection project={project} environment={environment} />
+    </section>
+  );
+}
