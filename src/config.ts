@@ -90,6 +90,7 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
   ['AION_AGENTS', 'ACP agents as JSON: {"NAME": {"command", "args", "env", "pass_env"}} (also --agent NAME=COMMAND)'],
   ['AION_AGENT_IDLE', `an agent process idle this long is stopped (default: ${DEFAULTS.agentIdle})`],
   ['AION_AGENT_MAX', `at most this many agent processes per server (default: ${DEFAULTS.agentMax})`],
+  ['PATH', 'where ACP agents\' commands are found: the one variable of the server\'s own an agent gets'],
   ['AION_AGENT_TURN_TIMEOUT', `an agent turn running longer is cancelled (default: ${DEFAULTS.agentTurnTimeout})`],
 ];
 

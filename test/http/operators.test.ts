@@ -70,10 +70,12 @@ describe('operators', () => {
 
   it('audits a disable', async () => {
     await server.services.audit.flush();
-    const rows = await server.services.db.select().from(auditEntries).where(eq(auditEntries.tool, 'operator:disable'));
-    expect(rows.map((r) => [r.operator, r.input])).toEqual([
-      ['ada', { name: 'dev' }],
-      ['ada', { name: 'dev' }],
+    const rows = await server.services.db.select().from(auditEntries).where(eq(auditEntries.tool, 'operator:disable')).orderBy(auditEntries.id);
+    // The viewer's attempt is on the record too, refused.
+    expect(rows.map((r) => [r.operator, r.outcome, r.input])).toEqual([
+      ['ada', 'ok', { name: 'dev' }],
+      ['vic', 'refused', { name: 'dev' }],
+      ['ada', 'ok', { name: 'dev' }],
     ]);
   });
 
@@ -83,8 +85,12 @@ describe('operators', () => {
     expect(enabled.status).toBe(200);
     expect(enabled.body).toMatchObject({ name: 'dev', disabled_at: null });
     expect((await dev.get('/api/v1/projects')).status).toBe(200);
-    const rows = await server.services.db.select().from(auditEntries).where(eq(auditEntries.tool, 'operator:enable'));
-    expect(rows.map((r) => [r.operator, r.input])).toEqual([['ada', { name: 'dev' }]]);
+    await server.services.audit.flush();
+    const rows = await server.services.db.select().from(auditEntries).where(eq(auditEntries.tool, 'operator:enable')).orderBy(auditEntries.id);
+    expect(rows.map((r) => [r.operator, r.outcome, r.input])).toEqual([
+      ['vic', 'refused', { name: 'dev' }],
+      ['ada', 'ok', { name: 'dev' }],
+    ]);
   });
 
   it('never disables the last enabled owner, and answers 404 for nobody', async () => {

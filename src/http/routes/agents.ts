@@ -20,6 +20,7 @@ export const agentRoutes: RoutePlugin<{ services: Services }> = async (app, { se
     '/assistant/agents',
     {
       schema: {
+        operationId: 'listAgents',
         summary: 'The ACP agents a thread may be held by, and whether each can start',
         tags: ['assistant'],
         response: { 200: { type: 'array', items: agentSchema }, ...errorResponses(401) },

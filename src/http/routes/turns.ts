@@ -18,6 +18,7 @@ export const turnRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
     '/assistant/threads/:id/cancel',
     {
       schema: {
+        operationId: 'cancelTurn',
         summary: "Cancel the thread's running turn: an agent gets session/cancel, the built-in assistant's model call is aborted",
         tags,
         params: threadParams,
@@ -39,6 +40,7 @@ export const turnRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
     '/assistant/threads/:id/events',
     {
       schema: {
+        operationId: 'streamTurnEvents',
         summary: "Server-Sent Events of the thread's next (or running) turn, until it ends",
         tags,
         params: threadParams,
