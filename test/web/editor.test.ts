@@ -174,8 +174,11 @@ describe('the assistant panel', () => {
 
   it('shows the sentence of a failed turn and keeps the typed text', async () => {
     const { page } = await ui.open('ada', '/projects/shop');
+    // The panel may first show the project's latest thread (one with a proposal waiting): wait for the new one.
+    const opened = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/assistant/threads');
     await page.getByRole('button', { name: 'New conversation' }).click();
-    await page.locator('.thread-bar').waitFor();
+    await opened;
+    await expect.poll(() => page.locator('.card.proposal').count()).toBe(0);
     await send(page, '/fail');
     const alert = page.getByRole('region', { name: 'Assistant' }).getByRole('alert');
     await alert.waitFor();
