@@ -1,20 +1,28 @@
 // The assistant panel, on every page: the status sentence when no model is
-// set up; the threads of this project and environment; the open thread's
-// messages with their proposals; the message box and the Share context switch.
-import { useEffect, useState } from 'react';
+// set up; the threads of this project and environment, held by the built-in
+// assistant or an ACP agent; the open thread's messages with their proposals,
+// a running turn as it streams (with Stop); the message box and the Share
+// context switch.
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { ApiError } from '../api/client';
-import { useAssistantStatus } from '../api/queries';
+import { useAgents, useAssistantStatus } from '../api/queries';
 import type { Proposal, Thread } from '../api/types';
 import type { Scope } from '../scope';
 import { ConnectAgent } from './ConnectAgent';
+import { BUILT_IN, builtInTitle, HolderPicker } from './HolderPicker';
+import { applyTurnEvent, followTurn, NO_PROGRESS, type LiveTurn } from './liveTurn';
 import { MessageBox } from './MessageBox';
 import { ThreadView } from './ThreadView';
-import { acceptAll, decide, openThread, sendMessage, useThreadUpdate, useThreads } from './threads';
+import { acceptAll, cancelTurn, decide, openThread, sendMessage, useThreadUpdate, useThreads } from './threads';
+import { UsageNote } from './UsageNote';
 import { useContextSharing } from './useContextSharing';
 
 export function AssistantPanel({ scope }: { scope: Scope }) {
   const status = useAssistantStatus().data;
+  const agents = useAgents().data ?? [];
+  const queries = useQueryClient();
   const threads = useThreads();
   const update = useThreadUpdate();
   const [location] = useLocation();
@@ -29,9 +37,21 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
   const thread = scoped.find((t) => t.id === chosen) ?? scoped[0] ?? null;
   const [sharing, setSharing] = useState(true);
   const [pending, setPending] = useState<string | null>(null);
+  const [live, setLive] = useState<LiveTurn | null>(null);
+  /** The thread whose turn runs, once its POST is on its way; null again after "Stop". */
+  const [stoppable, setStoppable] = useState<string | null>(null);
   const [sentence, setSentence] = useState('');
   const [deciding, setDeciding] = useState(false);
+  const [picked, setPicked] = useState<string | null>(null);
   useContextSharing(thread?.id ?? null, sharing);
+
+  // A new conversation goes to the built-in assistant when it is set up, else to the first agent that can start.
+  const holderChoice = picked ?? (status?.configured === false ? (agents.find((a) => a.available)?.name ?? BUILT_IN) : BUILT_IN);
+  const canOpen = holderChoice === BUILT_IN ? status?.configured === true : agents.some((a) => a.name === holderChoice && a.available);
+  const agentTitle = (name: string) => agents.find((a) => a.name === name)?.title ?? name;
+  const heldBy = thread ? thread.agent : holderChoice === BUILT_IN ? null : holderChoice;
+  const holder = heldBy ? agentTitle(heldBy) : 'The assistant';
+  const canSend = thread ? thread.agent !== null || status?.configured === true : canOpen;
 
   function choose(id: string) {
     sessionStorage.setItem(scopeKey, id);
@@ -51,19 +71,52 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
     }
   }
 
+  /** A conversation being opened: a message sent meanwhile goes to it, not to the one shown before. */
+  const opening = useRef<Promise<Thread> | null>(null);
+  function open(): Promise<Thread> {
+    const opened = openThread(scope.project, scope.environment, location, holderChoice === BUILT_IN ? null : holderChoice);
+    opening.current = opened;
+    const settled = () => {
+      if (opening.current === opened) opening.current = null;
+    };
+    opened.then(settled, settled);
+    return opened;
+  }
+
   async function send(text: string): Promise<boolean> {
     setPending(text);
+    setLive(NO_PROGRESS);
+    const follow = new AbortController();
+    let threadId = thread?.id;
     try {
       return await act(async () => {
-        const target = thread ?? (await openThread(scope.project, scope.environment, location));
-        if (!thread) {
-          update(target);
-          choose(target.id);
+        if (opening.current) threadId = (await opening.current).id;
+        if (!threadId) {
+          const opened = await open();
+          update(opened);
+          choose(opened.id);
+          threadId = opened.id;
         }
-        return sendMessage(target.id, text);
+        // Listening first, so the turn's first event is not missed; a turn that cannot be followed still runs.
+        await followTurn(threadId, (event) => setLive((so) => so && applyTurnEvent(so, event)), follow.signal).catch(() => undefined);
+        setStoppable(threadId);
+        return sendMessage(threadId, text);
       });
     } finally {
+      follow.abort();
       setPending(null);
+      setLive(null);
+      setStoppable(null);
+      if (threadId) void queries.invalidateQueries({ queryKey: ['usage', threadId] });
+    }
+  }
+
+  async function stop(threadId: string) {
+    setStoppable(null);
+    try {
+      await cancelTurn(threadId);
+    } catch (error) {
+      setSentence(error instanceof Error ? error.message : String(error));
     }
   }
 
@@ -86,17 +139,17 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
     <aside className="assistant" role="region" aria-label="Assistant">
       <header>
         <h2>Assistant</h2>
-        <span className="muted">{[status?.model, scope.environment].filter(Boolean).join(' · ')}</span>
+        {agents.length > 0 ? (
+          <HolderPicker status={status} agents={agents} value={holderChoice} onChange={setPicked} />
+        ) : (
+          <span className="muted">{[status?.model, scope.environment].filter(Boolean).join(' · ')}</span>
+        )}
         <span className="spacer" />
-        <button
-          type="button"
-          disabled={!status?.configured}
-          onClick={() => void act(() => openThread(scope.project, scope.environment, location))}
-        >
+        <button type="button" disabled={!canOpen} onClick={() => void act(open)}>
           New conversation
         </button>
       </header>
-      {status && !status.configured && <p className="notice">{status.sentence}</p>}
+      {status && !status.configured && !canSend && <p className="notice">{status.sentence}</p>}
       {thread && (
         <div className="thread-bar">
           {scoped.length > 1 ? (
@@ -113,12 +166,24 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
           ) : (
             <span className="muted small title">{thread.title || 'New conversation'}</span>
           )}
-          <ConnectAgent threadId={thread.id} />
+          {/* An agent-held thread already gives its agent the session credential. */}
+          {!thread.agent && <ConnectAgent threadId={thread.id} />}
+        </div>
+      )}
+      {thread && (
+        <div className="thread-holder small">
+          <span className={thread.agent ? 'holder agent' : 'holder'}>
+            with <strong>{thread.agent ? agentTitle(thread.agent) : builtInTitle(status)}</strong>
+          </span>
+          <UsageNote threadId={thread.id} />
         </div>
       )}
       <ThreadView
         thread={thread}
+        holder={holder}
         pending={pending}
+        live={live}
+        onStop={stoppable ? () => void stop(stoppable) : null}
         deciding={deciding}
         onDecide={(p, d) => void decideOne(p, d)}
         onAcceptAll={() => void decideAll()}
@@ -130,9 +195,9 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
       )}
       <footer>
         <MessageBox
-          placeholder={where ? `Ask about ${where}…` : 'Ask about your projects…'}
+          placeholder={`${heldBy ? `Ask ${holder}` : 'Ask'} about ${where || 'your projects'}…`}
           busy={pending !== null}
-          disabled={!status?.configured}
+          disabled={!canSend}
           onSend={send}
         >
           <label className="switch">
