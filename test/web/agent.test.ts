@@ -79,11 +79,13 @@ describe('a conversation with an ACP agent', () => {
     expect(errors).toEqual([]);
   });
 
-  it('streams text deltas and the plan, and Stop cancels a running turn', async () => {
+  it('streams text deltas, the plan and a proposal, and Stop cancels a running turn, keeping what it did', async () => {
     const { page, errors } = await agentThread();
-    await send(page, '/plan Read the document; Propose the change\n/say thinking it over\n/slow 1500');
+    const secret = JSON.stringify({ project: 'shop', environment: 'staging', name: 'STREAMED_FLAG', value: 'on' });
+    await send(page, `/plan Read the document; Propose the change\n/say thinking it over\n/tool set_secret ${secret}\n/slow 1500`);
     await page.locator('.live .message.assistant', { hasText: 'thinking it over' }).waitFor();
     await page.locator('.live .plan li', { hasText: 'Propose the change' }).waitFor();
+    await page.locator('.live .live-proposal', { hasText: /STREAMED_FLAG/ }).waitFor();
     const started = Date.now();
     await page.getByRole('button', { name: 'Stop' }).click();
     await page.locator('.working').waitFor({ state: 'detached' });
@@ -91,6 +93,7 @@ describe('a conversation with an ACP agent', () => {
     // The stored answer keeps what the turn did before it stopped, and its plan.
     await page.locator('.entry .plan li', { hasText: 'Read the document' }).waitFor();
     expect(await answers(page).last().textContent()).not.toContain('slow: 1500 ms');
+    await page.locator('.card.proposal', { hasText: 'STREAMED_FLAG' }).getByRole('button', { name: 'Accept' }).waitFor();
     expect(await page.getByLabel('Message').isEnabled()).toBe(true);
     expect(errors).toEqual([]);
   });
