@@ -93,6 +93,7 @@ describe('a conversation with an ACP agent', () => {
     // The stored answer keeps what the turn did before it stopped, and its plan.
     await page.locator('.entry .plan li', { hasText: 'Read the document' }).waitFor();
     expect(await answers(page).last().textContent()).not.toContain('slow: 1500 ms');
+    await page.locator('.entry .stopped').waitFor();
     await page.locator('.card.proposal', { hasText: 'STREAMED_FLAG' }).getByRole('button', { name: 'Accept' }).waitFor();
     expect(await page.getByLabel('Message').isEnabled()).toBe(true);
     expect(errors).toEqual([]);

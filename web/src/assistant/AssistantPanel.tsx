@@ -3,7 +3,6 @@
 // assistant or an ACP agent; the open thread's messages with their proposals,
 // a running turn as it streams (with Stop); the message box and the Share
 // context switch.
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { ApiError } from '../api/client';
@@ -12,17 +11,16 @@ import type { Proposal, Thread } from '../api/types';
 import type { Scope } from '../scope';
 import { ConnectAgent } from './ConnectAgent';
 import { BUILT_IN, builtInTitle, HolderPicker } from './HolderPicker';
-import { applyTurnEvent, followTurn, NO_PROGRESS, type LiveTurn } from './liveTurn';
 import { MessageBox } from './MessageBox';
 import { ThreadView } from './ThreadView';
-import { acceptAll, cancelTurn, decide, openThread, sendMessage, useThreadUpdate, useThreads } from './threads';
+import { acceptAll, decide, openThread, useThreadUpdate, useThreads } from './threads';
 import { UsageNote } from './UsageNote';
 import { useContextSharing } from './useContextSharing';
+import { useRunningTurn } from './useRunningTurn';
 
 export function AssistantPanel({ scope }: { scope: Scope }) {
   const status = useAssistantStatus().data;
   const agents = useAgents().data ?? [];
-  const queries = useQueryClient();
   const threads = useThreads();
   const update = useThreadUpdate();
   const [location] = useLocation();
@@ -36,10 +34,7 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
   }, [scopeKey]);
   const thread = scoped.find((t) => t.id === chosen) ?? scoped[0] ?? null;
   const [sharing, setSharing] = useState(true);
-  const [pending, setPending] = useState<string | null>(null);
-  const [live, setLive] = useState<LiveTurn | null>(null);
-  /** The thread whose turn runs, once its POST is on its way; null again after "Stop". */
-  const [stoppable, setStoppable] = useState<string | null>(null);
+  const turn = useRunningTurn();
   const [sentence, setSentence] = useState('');
   const [deciding, setDeciding] = useState(false);
   const [picked, setPicked] = useState<string | null>(null);
@@ -83,38 +78,22 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
     return opened;
   }
 
-  async function send(text: string): Promise<boolean> {
-    setPending(text);
-    setLive(NO_PROGRESS);
-    const follow = new AbortController();
-    let threadId = thread?.id;
-    try {
-      return await act(async () => {
-        if (opening.current) threadId = (await opening.current).id;
-        if (!threadId) {
-          const opened = await open();
-          update(opened);
-          choose(opened.id);
-          threadId = opened.id;
-        }
-        // Listening first, so the turn's first event is not missed; a turn that cannot be followed still runs.
-        await followTurn(threadId, (event) => setLive((so) => so && applyTurnEvent(so, event)), follow.signal).catch(() => undefined);
-        setStoppable(threadId);
-        return sendMessage(threadId, text);
-      });
-    } finally {
-      follow.abort();
-      setPending(null);
-      setLive(null);
-      setStoppable(null);
-      if (threadId) void queries.invalidateQueries({ queryKey: ['usage', threadId] });
-    }
+  function send(text: string): Promise<boolean> {
+    return act(() =>
+      turn.run(text, async () => {
+        if (opening.current) return (await opening.current).id;
+        if (thread) return thread.id;
+        const opened = await open();
+        update(opened);
+        choose(opened.id);
+        return opened.id;
+      }),
+    );
   }
 
-  async function stop(threadId: string) {
-    setStoppable(null);
+  async function stop(cancel: () => Promise<void>) {
     try {
-      await cancelTurn(threadId);
+      await cancel();
     } catch (error) {
       setSentence(error instanceof Error ? error.message : String(error));
     }
@@ -134,6 +113,7 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
     setDeciding(false);
   }
 
+  const cancel = turn.stop;
   const where = [scope.project, scope.environment].filter(Boolean).join(' / ');
   return (
     <aside className="assistant" role="region" aria-label="Assistant">
@@ -181,9 +161,9 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
       <ThreadView
         thread={thread}
         holder={holder}
-        pending={pending}
-        live={live}
-        onStop={stoppable ? () => void stop(stoppable) : null}
+        pending={turn.pending}
+        live={turn.live}
+        onStop={cancel ? () => void stop(cancel) : null}
         deciding={deciding}
         onDecide={(p, d) => void decideOne(p, d)}
         onAcceptAll={() => void decideAll()}
@@ -196,7 +176,7 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
       <footer>
         <MessageBox
           placeholder={`${heldBy ? `Ask ${holder}` : 'Ask'} about ${where || 'your projects'}…`}
-          busy={pending !== null}
+          busy={turn.pending !== null}
           disabled={!canSend}
           onSend={send}
         >

@@ -53,6 +53,7 @@ export function ThreadView({ thread, holder, pending, live, onStop, deciding, on
         <div key={m.id} className="entry">
           <AgentWork toolCalls={m.tool_calls} plan={m.plan} />
           {(m.text || m.role === 'user') && <MessageText role={m.role} text={m.text} holder={holder} />}
+          {m.stop_reason === 'cancelled' && <p className="muted small stopped">Stopped before it finished.</p>}
           {thread.proposals
             .filter((p) => p.message_id === m.id)
             .map((p) => (
