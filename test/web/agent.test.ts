@@ -86,6 +86,7 @@ describe('a conversation with an ACP agent', () => {
     await page.locator('.live .message.assistant', { hasText: 'thinking it over' }).waitFor();
     await page.locator('.live .plan li', { hasText: 'Propose the change' }).waitFor();
     await page.locator('.live .live-proposal', { hasText: /STREAMED_FLAG/ }).waitFor();
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'agent-streaming-light.png') });
     const started = Date.now();
     await page.getByRole('button', { name: 'Stop' }).click();
     await page.locator('.working').waitFor({ state: 'detached' });
