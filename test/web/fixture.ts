@@ -30,8 +30,9 @@ export interface ConsoleFixture {
 
 const LINK = /^sign in as (\w+) \(\w+\): (http:\/\/\S+\/#token=(\S+))$/;
 
-export async function startConsole(): Promise<ConsoleFixture> {
-  const server = await spawnServer(['--demo', '--data', await scratchFolder('console')], { AION_ADMIN_TOKEN: '' });
+/** `args`: more `ops serve` flags, beside `--demo` and its own data folder. */
+export async function startConsole(args: string[] = []): Promise<ConsoleFixture> {
+  const server = await spawnServer(['--demo', '--data', await scratchFolder('console'), ...args], { AION_ADMIN_TOKEN: '' });
   const links = {} as Record<DemoOperator, string>;
   const tokens = {} as Record<DemoOperator, string>;
   for (const line of server.stdout) {

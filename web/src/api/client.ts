@@ -16,10 +16,16 @@ export class ApiError extends Error {
 /** A tool that refused or failed (a 200 with is_error); `message` is its sentence. */
 export class ToolError extends Error {}
 
-export async function api<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', 'x-aion-via': 'console' };
+/** The headers of every request: the tab's token as a bearer, and via `console`. */
+export function requestHeaders(accept: string): Record<string, string> {
+  const headers: Record<string, string> = { accept, 'x-aion-via': 'console' };
   const token = currentToken();
   if (token) headers.authorization = `Bearer ${token}`;
+  return headers;
+}
+
+export async function api<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  const headers = requestHeaders('application/json');
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(path, {
     method,

@@ -1,7 +1,7 @@
 // Server state the pages share, one query key per resource.
 import { useQuery } from '@tanstack/react-query';
 import { api, runTool } from './client';
-import type { AssistantStatus, DocumentListing, Project, ToolDescriptor } from './types';
+import type { Agent, AssistantStatus, DocumentListing, Project, ToolDescriptor } from './types';
 
 export function useProjects() {
   return useQuery({ queryKey: ['projects'], queryFn: () => api<Project[]>('GET', '/api/v1/projects') });
@@ -34,6 +34,15 @@ export function useAssistantStatus() {
   return useQuery({
     queryKey: ['assistant-status'],
     queryFn: () => api<AssistantStatus>('GET', '/api/v1/assistant/status'),
+    staleTime: 60_000,
+  });
+}
+
+/** The ACP agents a new conversation may be held by. */
+export function useAgents() {
+  return useQuery({
+    queryKey: ['agents'],
+    queryFn: () => api<Agent[]>('GET', '/api/v1/assistant/agents'),
     staleTime: 60_000,
   });
 }

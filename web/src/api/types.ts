@@ -21,12 +21,31 @@ export interface ToolDescriptor {
   tag: 'read' | 'write';
 }
 
+/** A tool call an agent made (or asked for), as the panel shows it. */
+export interface ToolCall {
+  id: string;
+  title: string;
+  kind: string;
+  status: string;
+  locations: { path: string; line?: number | null }[];
+  /** Why Aion refused it, when it did. */
+  refused?: string;
+}
+
+export interface PlanEntry {
+  content: string;
+  priority: string;
+  status: string;
+}
+
 export interface ThreadMessage {
   at: string;
   id: number;
   role: 'user' | 'assistant';
   stop_reason?: string | null;
   text: string;
+  tool_calls?: ToolCall[];
+  plan?: PlanEntry[];
 }
 
 export interface ProposalRow {
@@ -50,6 +69,8 @@ export interface Proposal {
 }
 
 export interface Thread {
+  /** The ACP agent holding the thread; null for the built-in assistant. */
+  agent: string | null;
   created_at: string;
   environment: string;
   id: string;
@@ -67,6 +88,33 @@ export interface AssistantStatus {
   configured: boolean;
   model?: string | null;
   sentence: string;
+}
+
+/** A configured ACP agent (GET /api/v1/assistant/agents). */
+export interface Agent {
+  name: string;
+  title: string;
+  available: boolean;
+  /** Why it is not available; "" when it is. */
+  sentence: string;
+}
+
+/** What a running turn does, as GET …/threads/{id}/events streams it. */
+export type TurnEvent =
+  | { type: 'started' }
+  | { type: 'text'; delta: string }
+  | { type: 'tool_call'; tool_call: ToolCall }
+  | { type: 'plan'; entries: PlanEntry[] }
+  | { type: 'proposal'; id: string; tool: string; title: string }
+  | { type: 'ended'; stop_reason: string | null; error?: string };
+
+/** A thread's model token totals (GET …/threads/{id}/usage). */
+export interface Usage {
+  calls: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
 }
 
 export interface DocumentListing {

@@ -1,20 +1,26 @@
 // The assistant panel, on every page: the status sentence when no model is
-// set up; the threads of this project and environment; the open thread's
-// messages with their proposals; the message box and the Share context switch.
-import { useEffect, useState } from 'react';
+// set up; the threads of this project and environment, held by the built-in
+// assistant or an ACP agent; the open thread's messages with their proposals,
+// a running turn as it streams (with Stop); the message box and the Share
+// context switch.
+import { useEffect, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { ApiError } from '../api/client';
-import { useAssistantStatus } from '../api/queries';
+import { useAgents, useAssistantStatus } from '../api/queries';
 import type { Proposal, Thread } from '../api/types';
 import type { Scope } from '../scope';
 import { ConnectAgent } from './ConnectAgent';
+import { BUILT_IN, builtInTitle, HolderPicker } from './HolderPicker';
 import { MessageBox } from './MessageBox';
 import { ThreadView } from './ThreadView';
-import { acceptAll, decide, openThread, sendMessage, useThreadUpdate, useThreads } from './threads';
+import { acceptAll, decide, openThread, useThreadUpdate, useThreads } from './threads';
+import { UsageNote } from './UsageNote';
 import { useContextSharing } from './useContextSharing';
+import { useRunningTurn } from './useRunningTurn';
 
 export function AssistantPanel({ scope }: { scope: Scope }) {
   const status = useAssistantStatus().data;
+  const agents = useAgents().data ?? [];
   const threads = useThreads();
   const update = useThreadUpdate();
   const [location] = useLocation();
@@ -28,10 +34,19 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
   }, [scopeKey]);
   const thread = scoped.find((t) => t.id === chosen) ?? scoped[0] ?? null;
   const [sharing, setSharing] = useState(true);
-  const [pending, setPending] = useState<string | null>(null);
+  const turn = useRunningTurn();
   const [sentence, setSentence] = useState('');
   const [deciding, setDeciding] = useState(false);
+  const [picked, setPicked] = useState<string | null>(null);
   useContextSharing(thread?.id ?? null, sharing);
+
+  // A new conversation goes to the built-in assistant when it is set up, else to the first agent that can start.
+  const holderChoice = picked ?? (status?.configured === false ? (agents.find((a) => a.available)?.name ?? BUILT_IN) : BUILT_IN);
+  const canOpen = holderChoice === BUILT_IN ? status?.configured === true : agents.some((a) => a.name === holderChoice && a.available);
+  const agentTitle = (name: string) => agents.find((a) => a.name === name)?.title ?? name;
+  const heldBy = thread ? thread.agent : holderChoice === BUILT_IN ? null : holderChoice;
+  const holder = heldBy ? agentTitle(heldBy) : 'The assistant';
+  const canSend = thread ? thread.agent !== null || status?.configured === true : canOpen;
 
   function choose(id: string) {
     sessionStorage.setItem(scopeKey, id);
@@ -51,19 +66,36 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
     }
   }
 
-  async function send(text: string): Promise<boolean> {
-    setPending(text);
+  /** A conversation being opened: a message sent meanwhile goes to it, not to the one shown before. */
+  const opening = useRef<Promise<Thread> | null>(null);
+  function open(): Promise<Thread> {
+    const opened = openThread(scope.project, scope.environment, location, holderChoice === BUILT_IN ? null : holderChoice);
+    opening.current = opened;
+    const settled = () => {
+      if (opening.current === opened) opening.current = null;
+    };
+    opened.then(settled, settled);
+    return opened;
+  }
+
+  function send(text: string): Promise<boolean> {
+    return act(() =>
+      turn.run(text, async () => {
+        if (opening.current) return (await opening.current).id;
+        if (thread) return thread.id;
+        const opened = await open();
+        update(opened);
+        choose(opened.id);
+        return opened.id;
+      }),
+    );
+  }
+
+  async function stop(cancel: () => Promise<void>) {
     try {
-      return await act(async () => {
-        const target = thread ?? (await openThread(scope.project, scope.environment, location));
-        if (!thread) {
-          update(target);
-          choose(target.id);
-        }
-        return sendMessage(target.id, text);
-      });
-    } finally {
-      setPending(null);
+      await cancel();
+    } catch (error) {
+      setSentence(error instanceof Error ? error.message : String(error));
     }
   }
 
@@ -81,22 +113,23 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
     setDeciding(false);
   }
 
+  const cancel = turn.stop;
   const where = [scope.project, scope.environment].filter(Boolean).join(' / ');
   return (
     <aside className="assistant" role="region" aria-label="Assistant">
       <header>
         <h2>Assistant</h2>
-        <span className="muted">{[status?.model, scope.environment].filter(Boolean).join(' · ')}</span>
+        {agents.length > 0 ? (
+          <HolderPicker status={status} agents={agents} value={holderChoice} onChange={setPicked} />
+        ) : (
+          <span className="muted">{[status?.model, scope.environment].filter(Boolean).join(' · ')}</span>
+        )}
         <span className="spacer" />
-        <button
-          type="button"
-          disabled={!status?.configured}
-          onClick={() => void act(() => openThread(scope.project, scope.environment, location))}
-        >
+        <button type="button" disabled={!canOpen} onClick={() => void act(open)}>
           New conversation
         </button>
       </header>
-      {status && !status.configured && <p className="notice">{status.sentence}</p>}
+      {status && !status.configured && !canSend && <p className="notice">{status.sentence}</p>}
       {thread && (
         <div className="thread-bar">
           {scoped.length > 1 ? (
@@ -113,12 +146,24 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
           ) : (
             <span className="muted small title">{thread.title || 'New conversation'}</span>
           )}
-          <ConnectAgent threadId={thread.id} />
+          {/* An agent-held thread already gives its agent the session credential. */}
+          {!thread.agent && <ConnectAgent threadId={thread.id} />}
+        </div>
+      )}
+      {thread && (
+        <div className="thread-holder small">
+          <span className={thread.agent ? 'holder agent' : 'holder'}>
+            with <strong>{thread.agent ? agentTitle(thread.agent) : builtInTitle(status)}</strong>
+          </span>
+          <UsageNote threadId={thread.id} />
         </div>
       )}
       <ThreadView
         thread={thread}
-        pending={pending}
+        holder={holder}
+        pending={turn.pending}
+        live={turn.live}
+        onStop={cancel ? () => void stop(cancel) : null}
         deciding={deciding}
         onDecide={(p, d) => void decideOne(p, d)}
         onAcceptAll={() => void decideAll()}
@@ -130,9 +175,9 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
       )}
       <footer>
         <MessageBox
-          placeholder={where ? `Ask about ${where}…` : 'Ask about your projects…'}
-          busy={pending !== null}
-          disabled={!status?.configured}
+          placeholder={`${heldBy ? `Ask ${holder}` : 'Ask'} about ${where || 'your projects'}…`}
+          busy={turn.pending !== null}
+          disabled={!canSend}
           onSend={send}
         >
           <label className="switch">
