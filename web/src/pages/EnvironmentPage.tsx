@@ -36,11 +36,7 @@ export function EnvironmentPage({ params }: { params: { project: string; environ
         {environment} {details?.protected && <span className="chip protected">protected</span>}
       </h1>
       <h2>Live</h2>
-      {action.error && (
-        <p role="alert" className="error">
-          {action.error}
-        </p>
-      )}
+      {action.error && <Failure error={action.error} />}
       <table className="grid">
         <thead>
           <tr>

@@ -23,11 +23,7 @@ export function MembersPage({ params }: { params: { project: string } }) {
       <h1 id="title">Members</h1>
       {!mayManage.allowed && mayManage.reason && <p className="muted">Only admins change roles: {mayManage.reason}.</p>}
       {members.error && <Failure error={members.error} />}
-      {action.error && (
-        <p role="alert" className="error">
-          {action.error}
-        </p>
-      )}
+      {action.error && <Failure error={action.error} />}
       <table className="grid">
         <thead>
           <tr>

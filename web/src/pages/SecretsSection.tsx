@@ -34,11 +34,7 @@ export function SecretsSection({ project, environment }: { project: string; envi
     <>
       <h2>Secrets</h2>
       {secrets.error && <Failure error={secrets.error} />}
-      {action.error && (
-        <p role="alert" className="error">
-          {action.error}
-        </p>
-      )}
+      {action.error && <Failure error={action.error} />}
       <table className="grid">
         <thead>
           <tr>
