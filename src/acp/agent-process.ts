@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
+import { AgentStartError } from './start-error.js';
 import type { AgentConfig } from '../config.js';
 
 /** What the client side answers; each knows its session by the process it came from. */
@@ -24,8 +25,6 @@ export interface AgentFolders {
 const INITIALIZE_TIMEOUT_MS = 30_000;
 const KILL_GRACE_MS = 3_000;
 const KEPT_STDERR_LINES = 20;
-
-export class AgentStartError extends Error {}
 
 export class AgentProcess {
   private readonly stderr: string[] = [];

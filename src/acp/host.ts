@@ -17,8 +17,8 @@ import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import type { Executor } from '../tools/executor.js';
 import type { AgentAnswer } from './answer.js';
-import { AgentStartError } from './agent-process.js';
-import { openSession, type AgentSession } from './session.js';
+import type { AgentSession } from './session.js';
+import { AgentStartError } from './start-error.js';
 
 export interface AgentHostDeps {
   db: Db;
@@ -108,6 +108,8 @@ export class AgentHost {
     await mkdir(folders.home, { recursive: true });
     await mkdir(folders.work, { recursive: true });
     try {
+      // The ACP SDK loads with the first agent, not at start: a server without agents never pays for it.
+      const { openSession } = await import('./session.js');
       const session = await openSession(this, agent, operator, thread, folders, () => this.ended(thread.id, session));
       this.failures.delete(agent.name);
       this.sessions.set(thread.id, session);

@@ -11,11 +11,12 @@ import { OPS_MAIN, type AgentConfig } from '../config.js';
 import { mintSessionCredential, revokeSessionCredential } from '../conversation/credentials.js';
 import { applyEdits } from '../documents/index.js';
 import { threads } from '../store/schema.js';
-import { AgentProcess, AgentStartError, type AgentClientHandlers, type AgentFolders } from './agent-process.js';
+import { AgentProcess, type AgentClientHandlers, type AgentFolders } from './agent-process.js';
 import type { AgentAnswer } from './answer.js';
 import { readFile, writeFile, type AgentFiles } from './files.js';
 import type { AgentHost } from './host.js';
 import { AION_MCP_NAME, decidePermission, permissionReply } from './permissions.js';
+import { AgentStartError } from './start-error.js';
 
 export interface RunningAgentTurn {
   answer: AgentAnswer;
