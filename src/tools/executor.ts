@@ -107,7 +107,9 @@ export class Batch {
   ) {}
 
   touch(topic: Topic): void {
-    this.fresh = true;
+    // Only a change of the project itself (roles, environments) makes memory stale for the rest of the batch;
+    // an environment's deploys and secrets are not what resolving a proposal reads.
+    if (topic === '*' || topic.startsWith('project:')) this.fresh = true;
     this.announce(topic);
   }
 }
