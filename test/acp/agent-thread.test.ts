@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokens } from '../../src/store/schema.js';
 import { client, type Client } from '../helpers/http.js';
+import { alive } from '../helpers/process.js';
 import { scratchFolder } from '../helpers/scratch.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -243,15 +244,6 @@ describe('a turn of the demo agent', () => {
     expect(await server.services.db.select().from(tokens).where(eq(tokens.threadId, thread.id))).toHaveLength(0);
   });
 });
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const until = Date.now() + timeoutMs;

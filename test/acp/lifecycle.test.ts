@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokens } from '../../src/store/schema.js';
 import { client, type Client } from '../helpers/http.js';
+import { alive } from '../helpers/process.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 interface Thread {
@@ -162,15 +163,6 @@ function follow(base: string, token: string, threadId: string) {
     }
   })();
   return { open, done };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {

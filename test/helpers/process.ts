@@ -47,3 +47,13 @@ export async function spawnServer(args: string[], env: Record<string, string> = 
     },
   };
 }
+
+/** Whether a process of this pid still runs (signal 0 only asks). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
