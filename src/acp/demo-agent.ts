@@ -3,11 +3,12 @@
 // command says what it got back:
 //   /say TEXT · /tool NAME {json} (through the MCP server it was given) ·
 //   /edit OLD => NEW (assistant_document_edit) · /write TEXT (fs/write_text_file
-//   on the shared document) · /read PATH (fs/read_text_file) · /ask KIND TITLE
+//   on the shared document; `/write @PATH TEXT` on PATH instead) · /read PATH (fs/read_text_file) · /ask KIND TITLE
 //   (session/request_permission; `/ask edit OLD => NEW` carries a diff of the
 //   shared document) · /plan A; B · /slow MS · /crash ·
 //   /refuse TEXT · /env (the names of its variables) · anything else: an echo.
-// With DEMO_AGENT_RECORD set it appends every prompt it receives to that file;
+// With DEMO_AGENT_RECORD set it appends the client's capabilities and every
+// prompt it receives to that file;
 // with DEMO_AGENT_STDIO_MCP set it advertises no MCP over HTTP, and runs the
 // stdio MCP server it is given instead; with DEMO_AGENT_LOAD set it
 // advertises session/load, and loads any session id it is given.
@@ -40,11 +41,15 @@ export async function serveDemoAgent(): Promise<void> {
   );
   const connection = acp
     .agent({ name: 'demo-agent' })
-    .onRequest(acp.methods.agent.initialize, () => ({
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: { loadSession: Boolean(process.env.DEMO_AGENT_LOAD), mcpCapabilities: { http: !process.env.DEMO_AGENT_STDIO_MCP, sse: false }, promptCapabilities: {} },
-      agentInfo: { name: 'demo-agent', title: 'Demo agent', version: '0.1.0' },
-    }))
+    .onRequest(acp.methods.agent.initialize, async ({ params }) => {
+      const record = process.env.DEMO_AGENT_RECORD;
+      if (record) await appendFile(record, `${JSON.stringify({ clientCapabilities: params.clientCapabilities })}\n`);
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: { loadSession: Boolean(process.env.DEMO_AGENT_LOAD), mcpCapabilities: { http: !process.env.DEMO_AGENT_STDIO_MCP, sse: false }, promptCapabilities: {} },
+        agentInfo: { name: 'demo-agent', title: 'Demo agent', version: '0.1.0' },
+      };
+    })
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
       const sessionId = `demo-${nextSession++}`;
       const mcp = params.mcpServers[0] ?? null;
@@ -118,12 +123,15 @@ async function answer(
         break;
       }
       case '/write': {
-        if (!shared) {
+        const named = rest.startsWith('@') ? (restWords[0] ?? '').slice(1) : null;
+        const target = named === null ? shared : path.resolve(session.cwd, named);
+        if (!target) {
           await say('write: no shared document');
           break;
         }
+        const content = (named === null ? rest : restWords.slice(1).join(' ')).replaceAll('\\n', '\n');
         const outcome = await client
-          .request(acp.methods.client.fs.writeTextFile, { sessionId: params.sessionId, path: shared, content: rest.replaceAll('\\n', '\n') })
+          .request(acp.methods.client.fs.writeTextFile, { sessionId: params.sessionId, path: target, content })
           .then(() => 'ok', (error: unknown) => `error: ${messageOf(error)}`);
         await say(`write: ${outcome}`);
         break;

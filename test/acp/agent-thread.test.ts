@@ -165,6 +165,20 @@ describe('a turn of the demo agent', () => {
     expect(JSON.stringify(stored.body)).not.toContain('replicas: 4');
   });
 
+  it('refuses a write of any file but the shared document: no file, no buffer change, nothing stored', async () => {
+    const thread = await openThread();
+    await share(thread, 'name: shop\n');
+    const before = await context(thread);
+    const answered = await send(thread, '/write @other.yaml planted: true\n/write @../../outside.yaml planted: true');
+    const text = lastAnswer(answered)?.text ?? '';
+    expect(text.match(/write: error: .* is not the shared document/g)).toHaveLength(2);
+    expect((await context(thread)).revision).toBe(before.revision);
+    const listed = await ada.post('/api/v1/assistant/tools/list_documents', { project: 'shop' });
+    expect(listed.status).toBe(200);
+    expect(JSON.stringify(listed.body)).not.toContain('other.yaml');
+    expect(existsSync(path.resolve(server.dataDir, '..', 'outside.yaml'))).toBe(false);
+  });
+
   it('applies an asked edit of the shared document to the buffer, and refuses one of another file', async () => {
     const thread = await openThread();
     await share(thread, 'name: shop\nreplicas: 2\n');
@@ -192,6 +206,8 @@ describe('a turn of the demo agent', () => {
     const answered = await send(thread, `remember <secret>${canary}</secret> please`);
     expect(lastAnswer(answered)?.text).toContain('[secret:1]');
     const received = readFileSync(record, 'utf8');
+    // It was offered files through the client, never a terminal.
+    expect(JSON.parse(received.split('\n')[0] ?? '{}')).toMatchObject({ clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false } });
     expect(received).toContain('[secret:1]');
     expect(received).not.toContain(canary);
     const env = lastAnswer(await send(thread, '/env'))?.text ?? '';
