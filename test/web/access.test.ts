@@ -2,6 +2,7 @@
 // permission-aware controls, and secrets that never reach the page.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import { request } from '../helpers/http.js';
 import { startConsole, type ConsoleFixture } from './fixture.js';
 
@@ -76,6 +77,37 @@ describe('signing in', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('link', { name: 'Shop' }).waitFor();
     expect(await page.locator('.topbar').textContent()).toContain('olive');
+  });
+});
+
+describe('the keyboard alone', () => {
+  /** Presses Tab until `target` has the focus (at most 80 times); fails when it never does. */
+  async function tabTo(page: Page, target: Locator): Promise<void> {
+    for (let i = 0; i < 80; i++) {
+      await page.keyboard.press('Tab');
+      if (await target.evaluate((el) => el === el.ownerDocument.activeElement).catch(() => false)) return;
+    }
+    throw new Error('Tab never reached the control');
+  }
+
+  it('signs in, opens a project and talks to the assistant without a mouse', async () => {
+    const { page } = await ui.blank();
+    await page.goto(ui.server.url + '/');
+    await tabTo(page, page.getByLabel('Token'));
+    await page.keyboard.type(ui.tokens.ada);
+    await page.keyboard.press('Enter');
+    const shop = page.getByRole('link', { name: 'Shop' });
+    await shop.waitFor();
+    await tabTo(page, shop);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/projects\/shop$/);
+    const assistant = page.getByRole('region', { name: 'Assistant' });
+    await tabTo(page, assistant.getByRole('button', { name: 'New conversation' }));
+    await page.keyboard.press('Enter');
+    await tabTo(page, page.getByLabel('Message'));
+    await page.keyboard.type('/say typed without a mouse');
+    await page.keyboard.press('Enter');
+    await assistant.getByText('typed without a mouse', { exact: false }).last().waitFor();
   });
 });
 
