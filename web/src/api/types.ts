@@ -1,4 +1,8 @@
 // The API's answers the console reads (spec/assistant-and-tools.md, DESIGN.md §7).
+// A turn's live events, and the tool calls and plan of an answer, are the
+// server's own types, imported as types only (nothing of the server is bundled).
+import type { PlanEntryView, ToolCallView, TurnEvent } from '../../../src/assistant/events';
+
 export type Role = 'viewer' | 'developer' | 'operator' | 'admin';
 
 export interface Environment {
@@ -21,22 +25,10 @@ export interface ToolDescriptor {
   tag: 'read' | 'write';
 }
 
+export type { TurnEvent };
 /** A tool call an agent made (or asked for), as the panel shows it. */
-export interface ToolCall {
-  id: string;
-  title: string;
-  kind: string;
-  status: string;
-  locations: { path: string; line?: number | null }[];
-  /** Why Aion refused it, when it did. */
-  refused?: string;
-}
-
-export interface PlanEntry {
-  content: string;
-  priority: string;
-  status: string;
-}
+export type ToolCall = ToolCallView;
+export type PlanEntry = PlanEntryView;
 
 export interface ThreadMessage {
   at: string;
@@ -98,15 +90,6 @@ export interface Agent {
   /** Why it is not available; "" when it is. */
   sentence: string;
 }
-
-/** What a running turn does, as GET …/threads/{id}/events streams it. */
-export type TurnEvent =
-  | { type: 'started' }
-  | { type: 'text'; delta: string }
-  | { type: 'tool_call'; tool_call: ToolCall }
-  | { type: 'plan'; entries: PlanEntry[] }
-  | { type: 'proposal'; id: string; tool: string; title: string }
-  | { type: 'ended'; stop_reason: string | null; error?: string };
 
 /** A thread's model token totals (GET …/threads/{id}/usage). */
 export interface Usage {
