@@ -33,5 +33,5 @@ export function HolderPicker({ status, agents, value, onChange }: Props) {
 }
 
 export function builtInTitle(status: AssistantStatus | undefined): string {
-  return status?.model ? `Assistant (${status.model})` : 'Assistant';
+  return status?.model ? `Built-in (${status.model})` : 'Built-in assistant';
 }
