@@ -27,8 +27,12 @@ export interface Config {
   agents: AgentConfig[];
   /** An agent process idle this long is stopped. */
   agentIdleMs: number;
-  /** At most this many agent processes run on one server. */
+  /** At most this many agents answer at once on one server; idle ones are stopped to make room. */
   agentMax: number;
+  /** At most this many agents answer at once for one operator. */
+  agentPerOperator: number;
+  /** An agent answer's stored text is cut at this many bytes. */
+  agentAnswerMaxBytes: number;
   /** A turn of an agent running longer than this is cancelled. */
   agentTurnTimeoutMs: number;
   /** The server's PATH: the one variable of its own an agent gets. */
@@ -43,6 +47,14 @@ export interface AgentConfig {
   args: string[];
   /** Its configured variables, and the values of those its `pass_env` names, read here once. */
   env: Record<string, string>;
+  /** Hosts (`host` or `host:port`) it may reach besides Aion's own endpoint, e.g. its model's API. */
+  allowHosts: string[];
+  /**
+   * The OS sandbox: `required` (the default; an agent whose sandbox cannot
+   * start is unavailable), `off` (only the admin's explicit `"sandbox": false`),
+   * `preferred` (the demo agent, our own code: unsandboxed where none can start).
+   */
+  sandbox: 'required' | 'preferred' | 'off';
 }
 
 export interface ServeFlags {
@@ -72,6 +84,8 @@ const DEFAULTS = {
   agentIdle: '10m',
   agentMax: '8',
   agentTurnTimeout: '5m',
+  agentPerOperator: '2',
+  agentAnswerMax: '1048576',
 } as const;
 
 /** What `ops serve` reads from the environment besides its flags' own variables; `ops serve --help` lists them. */
@@ -87,9 +101,11 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
   ['AION_CONTEXT_TOKENS', `history budget of a turn (default: ${DEFAULTS.contextTokens})`],
   ['AION_METRICS_TOKEN', 'bearer token that opens /metrics beyond loopback'],
   ['AION_LOG_LEVEL', `pino log level, logs on stderr (default: ${DEFAULTS.logLevel})`],
-  ['AION_AGENTS', 'ACP agents as JSON: {"NAME": {"command", "args", "env", "pass_env"}} (also --agent NAME=COMMAND)'],
+  ['AION_AGENTS', 'ACP agents as JSON: {"NAME": {"command", "args", "env", "pass_env", "allow_hosts", "sandbox"}} (also --agent NAME=COMMAND)'],
   ['AION_AGENT_IDLE', `an agent process idle this long is stopped (default: ${DEFAULTS.agentIdle})`],
-  ['AION_AGENT_MAX', `at most this many agent processes per server (default: ${DEFAULTS.agentMax})`],
+  ['AION_AGENT_MAX', `at most this many agents answering at once per server (default: ${DEFAULTS.agentMax})`],
+  ['AION_AGENT_PER_OPERATOR', `at most this many agents answering at once for one operator (default: ${DEFAULTS.agentPerOperator})`],
+  ['AION_AGENT_ANSWER_MAX', `an agent answer's stored text is cut at this many bytes (default: ${DEFAULTS.agentAnswerMax})`],
   ['PATH', 'where ACP agents\' commands are found: the one variable of the server\'s own an agent gets'],
   ['AION_AGENT_TURN_TIMEOUT', `an agent turn running longer is cancelled (default: ${DEFAULTS.agentTurnTimeout})`],
 ];
@@ -115,6 +131,8 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
     agents: parseAgents(flags.agent ?? [], env, demo),
     agentIdleMs: parseDuration('AION_AGENT_IDLE', env.AION_AGENT_IDLE ?? DEFAULTS.agentIdle),
     agentMax: parsePositiveInt('AION_AGENT_MAX', env.AION_AGENT_MAX ?? DEFAULTS.agentMax),
+    agentPerOperator: parsePositiveInt('AION_AGENT_PER_OPERATOR', env.AION_AGENT_PER_OPERATOR ?? DEFAULTS.agentPerOperator),
+    agentAnswerMaxBytes: parsePositiveInt('AION_AGENT_ANSWER_MAX', env.AION_AGENT_ANSWER_MAX ?? DEFAULTS.agentAnswerMax),
     agentTurnTimeoutMs: parseDuration('AION_AGENT_TURN_TIMEOUT', env.AION_AGENT_TURN_TIMEOUT ?? DEFAULTS.agentTurnTimeout),
     agentPath: env.PATH ?? '',
   };
@@ -171,6 +189,8 @@ function parseDuration(name: string, value: string): number {
 }
 
 const AGENT_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
+/** `api.anthropic.com`, `*.googleapis.com`, `127.0.0.1:4000`: a host name or address, maybe a port. */
+const HOST_PATTERN = /^(\*\.)?[A-Za-z0-9.-]{1,253}(:\d{1,5})?$/;
 
 /** `ops` itself, for `ops demo-agent`: dist/main.js beside this file's folder, from src/ and dist/ alike. */
 export const OPS_MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
@@ -191,7 +211,7 @@ function parseAgents(flags: string[], env: Env, demo: boolean): AgentConfig[] {
     const [command, ...args] = words;
     if (at <= 0 || !command) throw new ConfigError(`--agent must look like NAME=COMMAND; got ${flag}`);
     const name = flag.slice(0, at);
-    add({ name, title: name, command, args, env: {} });
+    add({ name, title: name, command, args, env: {}, allowHosts: [], sandbox: 'required' });
   }
   const json = nonEmpty(env.AION_AGENTS);
   if (json !== null) {
@@ -205,7 +225,8 @@ function parseAgents(flags: string[], env: Env, demo: boolean): AgentConfig[] {
     for (const [name, entry] of Object.entries(parsed)) add(agentFromJson(name, entry, env));
   }
   if (demo && !agents.has('demo-agent')) {
-    add({ name: 'demo-agent', title: 'Demo agent', command: process.execPath, args: [OPS_MAIN, 'demo-agent'], env: {} });
+    // Our own code: sandboxed where a sandbox can start, else run plainly (the host says so once).
+    add({ name: 'demo-agent', title: 'Demo agent', command: process.execPath, args: [OPS_MAIN, 'demo-agent'], env: {}, allowHosts: [], sandbox: 'preferred' });
   }
   return [...agents.values()];
 }
@@ -213,18 +234,22 @@ function parseAgents(flags: string[], env: Env, demo: boolean): AgentConfig[] {
 function agentFromJson(name: string, entry: unknown, env: Env): AgentConfig {
   const wrong = (what: string) => new ConfigError(`AION_AGENTS.${name}: ${what}`);
   if (!isRecord(entry)) throw wrong('must be an object with a command');
-  const { command, args = [], env: vars = {}, pass_env: passed = [], title = name } = entry;
+  const { command, args = [], env: vars = {}, pass_env: passed = [], title = name, allow_hosts: allowHosts = [], sandbox = true } = entry;
   if (typeof command !== 'string' || command.trim() === '') throw wrong('command must be a non-empty string');
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw wrong('args must be an array of strings');
   if (typeof title !== 'string') throw wrong('title must be a string');
   if (!isRecord(vars) || !Object.values(vars).every((v) => typeof v === 'string')) throw wrong('env must be an object of strings');
   if (!Array.isArray(passed) || !passed.every((p) => typeof p === 'string')) throw wrong('pass_env must be an array of variable names');
+  if (!Array.isArray(allowHosts) || !allowHosts.every((h) => typeof h === 'string' && HOST_PATTERN.test(h))) {
+    throw wrong('allow_hosts must be an array of host names or host:port, like api.anthropic.com');
+  }
+  if (typeof sandbox !== 'boolean') throw wrong('sandbox must be true or false');
   const values: Record<string, string> = { ...(vars as Record<string, string>) };
   for (const variable of passed as string[]) {
     const value = env[variable];
     if (value !== undefined) values[variable] = value;
   }
-  return { name, title, command, args: args as string[], env: values };
+  return { name, title, command, args: args as string[], env: values, allowHosts: allowHosts as string[], sandbox: sandbox ? 'required' : 'off' };
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,5 +1,7 @@
 // The server's services, made once at start over one store and shared by the
 // HTTP routes, the assistant and MCP.
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { AgentHost } from './acp/host.js';
 import { Assistant, notConfiguredSentence } from './assistant/assistant.js';
@@ -62,6 +64,8 @@ export type ServiceConfig = Pick<
   | 'agents'
   | 'agentIdleMs'
   | 'agentMax'
+  | 'agentPerOperator'
+  | 'agentAnswerMaxBytes'
   | 'agentTurnTimeoutMs'
   | 'agentPath'
 >;
@@ -97,7 +101,9 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     events,
     running,
     config,
-    scratchRoot: path.join(config.dataDir, 'agents'),
+    // Outside the data folder, which no agent may read; mkdtemp makes it 0700.
+    scratchRoot: await mkdtemp(path.join(os.tmpdir(), 'aion-agents-')),
+    log: (message) => log.warn(message),
   });
   const assistant = new Assistant({
     db,

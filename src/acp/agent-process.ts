@@ -1,7 +1,9 @@
-// One agent process: spawned with no server environment but PATH, a HOME and
-// a working folder of its own, and the variables its configuration names;
-// spoken to over ACP on its stdio as a client that offers file reads and
-// writes and never a terminal.
+// One agent process: started as its launch says (inside the OS sandbox, with
+// no server environment but PATH, a HOME and a working folder of its own, and
+// the variables its configuration names), the leader of its own process group
+// so stopping it stops every child it made; spoken to over ACP on its stdio as
+// a client that offers file reads and writes and never a terminal. Nothing it
+// does or fails to do can throw outside the promises its callers await.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
@@ -22,9 +24,22 @@ export interface AgentFolders {
   work: string;
 }
 
+/** How the process is started: the agent's own command, or the sandbox's around it. */
+export interface AgentLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  uid?: number;
+  gid?: number;
+}
+
 const INITIALIZE_TIMEOUT_MS = 30_000;
 const KILL_GRACE_MS = 3_000;
 const KEPT_STDERR_LINES = 20;
+const KEPT_STDERR_LINE_CHARS = 500;
+/** One ACP message larger than this stops the agent: a document is at most a few MiB. */
+const MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 export class AgentProcess {
   private readonly stderr: string[] = [];
@@ -32,14 +47,18 @@ export class AgentProcess {
   private connection: acp.ClientConnection | null = null;
   capabilities: acp.AgentCapabilities = {};
   agentInfo: acp.Implementation | null = null;
+  authMethods: acp.AuthMethod[] = [];
 
   private constructor(
     readonly config: AgentConfig,
     private readonly child: ChildProcess,
   ) {
     this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+    // A pipe to a process that died errs (EPIPE); the exit says so, the error must not take the server down.
+    for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.on('error', () => undefined);
     child.stderr?.on('data', (chunk: Buffer) => {
-      this.stderr.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      const lines = chunk.toString('utf8').split('\n').filter(Boolean).slice(-KEPT_STDERR_LINES);
+      this.stderr.push(...lines.map((line) => line.slice(0, KEPT_STDERR_LINE_CHARS)));
       this.stderr.splice(0, Math.max(0, this.stderr.length - KEPT_STDERR_LINES));
     });
   }
@@ -52,12 +71,20 @@ export class AgentProcess {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  /** The agent, spawned and initialized; AgentStartError with the sentence why when it cannot be. */
-  static async start(config: AgentConfig, path: string, folders: AgentFolders, handlers: AgentClientHandlers): Promise<AgentProcess> {
-    const child = spawn(config.command, config.args, {
-      cwd: folders.work,
-      env: { ...config.env, PATH: path, HOME: folders.home },
+  /**
+   * The agent, spawned and initialized; AgentStartError with the sentence why
+   * when it cannot be. An abort stops it at once, whatever step it is at.
+   */
+  static async start(config: AgentConfig, launch: AgentLaunch, handlers: AgentClientHandlers, signal: AbortSignal): Promise<AgentProcess> {
+    signal.throwIfAborted();
+    const child = spawn(launch.command, launch.args, {
+      cwd: launch.cwd,
+      env: launch.env,
+      uid: launch.uid,
+      gid: launch.gid,
       stdio: ['pipe', 'pipe', 'pipe'],
+      // Its own process group: stopping the agent stops whatever it started.
+      detached: true,
     });
     const spawned = await new Promise<Error | null>((resolve) => {
       child.once('spawn', () => resolve(null));
@@ -68,20 +95,27 @@ export class AgentProcess {
       throw new AgentStartError(missing ? `command not found: ${config.command}` : `${config.command} could not start: ${spawned.message}`);
     }
     const agent = new AgentProcess(config, child);
+    const stop = () => void agent.stop();
+    signal.addEventListener('abort', stop, { once: true });
     try {
-      await agent.initialize(handlers);
+      await agent.initialize(handlers, signal);
     } catch (error) {
       await agent.stop();
+      if (signal.aborted) throw signal.reason;
       throw new AgentStartError(`${config.name} failed to initialize: ${agent.why(error)}`);
+    } finally {
+      signal.removeEventListener('abort', stop);
     }
     return agent;
   }
 
-  private async initialize(handlers: AgentClientHandlers): Promise<void> {
+  private async initialize(handlers: AgentClientHandlers, signal: AbortSignal): Promise<void> {
     const stdin = this.child.stdin;
     const stdout = this.child.stdout;
     if (!stdin || !stdout) throw new Error('the process has no stdio');
-    const stream = acp.ndJsonStream(Writable.toWeb(stdin) as WritableStream<Uint8Array>, Readable.toWeb(stdout) as ReadableStream<Uint8Array>);
+    const stream = acp.ndJsonStream(Writable.toWeb(stdin) as WritableStream<Uint8Array>, Readable.toWeb(stdout) as ReadableStream<Uint8Array>, {
+      maxMessageBytes: MAX_MESSAGE_BYTES,
+    });
     this.connection = acp
       .client({ name: 'aion-ops' })
       .onNotification(acp.methods.client.session.update, ({ params }) => handlers.update(params))
@@ -96,10 +130,11 @@ export class AgentProcess {
         clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
         clientInfo: { name: 'aion-ops', title: 'Aion Ops', version: '0.1.0' },
       },
-      { cancellationSignal: AbortSignal.timeout(INITIALIZE_TIMEOUT_MS), stopWaitingOnCancel: true },
+      { cancellationSignal: AbortSignal.any([signal, AbortSignal.timeout(INITIALIZE_TIMEOUT_MS)]), stopWaitingOnCancel: true },
     );
     this.capabilities = answer.agentCapabilities ?? {};
     this.agentInfo = answer.agentInfo ?? null;
+    this.authMethods = answer.authMethods ?? [];
   }
 
   /** The agent side of the connection. */
@@ -115,13 +150,24 @@ export class AgentProcess {
     return said ? `${message} (it said: ${said.slice(0, 300)})` : message;
   }
 
-  /** SIGTERM, then SIGKILL when it lingers; resolves once it is gone. */
+  /** SIGTERM to its process group, then SIGKILL when it lingers; resolves once it is gone. */
   async stop(): Promise<void> {
     this.connection?.close();
-    if (!this.running) return;
-    this.child.kill('SIGTERM');
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), KILL_GRACE_MS);
+    if (!this.running) return this.killGroup('SIGKILL');
+    this.killGroup('SIGTERM');
+    const timer = setTimeout(() => this.killGroup('SIGKILL'), KILL_GRACE_MS);
     await this.exited;
     clearTimeout(timer);
+    // Children that outlived their leader (a CLI the agent started) go with its group.
+    this.killGroup('SIGKILL');
+  }
+
+  private killGroup(signal: NodeJS.Signals): void {
+    if (this.child.pid === undefined) return;
+    try {
+      process.kill(-this.child.pid, signal);
+    } catch {
+      // The group is gone already.
+    }
   }
 }

@@ -1,7 +1,9 @@
 // The answer of one agent turn, built from its session/updates as they come:
 // message chunks become its text, tool calls (upserted by toolCallId, from
 // updates and permission requests alike, as Zed does) and the plan are shown
-// on it, and the writes the agent calls through /mcp are its proposals.
+// on it, and the writes the agent calls through /mcp are its proposals. Its
+// text is cut at the configured size and its tool calls and plan are bounded,
+// so an agent that talks without end costs neither memory nor the store.
 import type * as acp from '@agentclientprotocol/sdk';
 import type { PlanEntryView, ToolCallView, TurnEvent } from '../assistant/events.js';
 import type { PendingProposal } from '../assistant/proposing.js';
@@ -15,28 +17,36 @@ export function isAgentBlocks(blocks: unknown): blocks is AgentBlocks {
   return typeof blocks === 'object' && blocks !== null && 'acp' in blocks;
 }
 
+const MAX_TOOL_CALLS = 500;
+const MAX_PLAN_ENTRIES = 100;
+const MAX_LABEL_CHARS = 500;
+
 export class AgentAnswer {
   private readonly chunks: string[] = [];
+  private bytes = 0;
+  private cut = false;
   private readonly toolCalls = new Map<string, ToolCallView>();
   private plan: PlanEntryView[] = [];
   readonly proposals: PendingProposal[] = [];
 
-  constructor(private readonly emit: (event: TurnEvent) => void) {}
+  constructor(
+    private readonly emit: (event: TurnEvent) => void,
+    private readonly maxBytes: number,
+  ) {}
 
   apply(update: acp.SessionUpdate): void {
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
-        if (update.content.type === 'text') {
-          this.chunks.push(update.content.text);
-          this.emit({ type: 'text', delta: update.content.text });
-        }
+        if (update.content.type === 'text') this.addText(update.content.text);
         return;
       case 'tool_call':
       case 'tool_call_update':
         this.upsertToolCall(update);
         return;
       case 'plan':
-        this.plan = update.entries.map(({ content, priority, status }) => ({ content, priority, status }));
+        this.plan = update.entries
+          .slice(0, MAX_PLAN_ENTRIES)
+          .map(({ content, priority, status }) => ({ content: content.slice(0, MAX_LABEL_CHARS), priority, status }));
         this.emit({ type: 'plan', entries: this.plan });
         return;
       default:
@@ -44,14 +54,36 @@ export class AgentAnswer {
     }
   }
 
+  /** Keeps text until the answer reaches its size, then says it was cut and keeps no more. */
+  private addText(text: string): void {
+    if (this.cut) return;
+    const size = Buffer.byteLength(text);
+    if (this.bytes + size <= this.maxBytes) {
+      this.bytes += size;
+      this.chunks.push(text);
+      this.emit({ type: 'text', delta: text });
+      return;
+    }
+    this.cut = true;
+    const note = `\n\n[The agent's answer was cut at ${this.maxBytes} bytes (AION_AGENT_ANSWER_MAX).]`;
+    this.chunks.push(note);
+    this.emit({ type: 'text', delta: note });
+  }
+
+  /** The kind an earlier update gave the tool call, if any. */
+  kindOf(toolCallId: string): acp.ToolKind | null {
+    return (this.toolCalls.get(toolCallId)?.kind as acp.ToolKind | undefined) ?? null;
+  }
+
   upsertToolCall(call: acp.ToolCallUpdate, refused?: string): void {
     const before = this.toolCalls.get(call.toolCallId);
+    if (!before && this.toolCalls.size >= MAX_TOOL_CALLS) return;
     const view: ToolCallView = {
-      id: call.toolCallId,
-      title: call.title ?? before?.title ?? call.toolCallId,
+      id: call.toolCallId.slice(0, MAX_LABEL_CHARS),
+      title: (call.title ?? before?.title ?? call.toolCallId).slice(0, MAX_LABEL_CHARS),
       kind: call.kind ?? before?.kind ?? 'other',
       status: refused ? 'failed' : (call.status ?? before?.status ?? 'pending'),
-      locations: call.locations?.map(({ path, line }) => ({ path, line: line ?? null })) ?? before?.locations ?? [],
+      locations: call.locations?.slice(0, 20).map(({ path, line }) => ({ path: path.slice(0, MAX_LABEL_CHARS), line: line ?? null })) ?? before?.locations ?? [],
       ...(refused ? { refused } : before?.refused ? { refused: before.refused } : {}),
     };
     // A refusal sticks: the agent's later update cannot turn it into a success.

@@ -7,12 +7,20 @@
 //   (session/request_permission; `/ask edit OLD => NEW` carries a diff of the
 //   shared document) · /plan A; B · /slow MS · /crash ·
 //   /refuse TEXT · /env (the names of its variables) · anything else: an echo.
+// As a hostile agent would, acting on its own host without asking:
+//   /ask-call {toolCall json} (any permission request) · /cat PATH · /touch PATH ·
+//   /connect URL · /uid · /child (starts a child process, says its pid) ·
+//   /stubborn MS (ignores session/cancel) · /flood BYTES (says that much text).
 // With DEMO_AGENT_RECORD set it appends the client's capabilities and every
-// prompt it receives to that file;
+// prompt it receives to that file; with DEMO_AGENT_AUTH=VARIABLE it requires
+// `authenticate` (method `demo-key`, satisfied when VARIABLE is set) before
+// session/new; with DEMO_AGENT_MODES=a,b it offers those modes (the first
+// current); with DEMO_AGENT_EXIT_ON_SESSION set it exits on session/new;
 // with DEMO_AGENT_STDIO_MCP set it advertises no MCP over HTTP, and runs the
 // stdio MCP server it is given instead; with DEMO_AGENT_LOAD set it
 // advertises session/load, and loads any session id it is given.
-import { appendFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -33,6 +41,7 @@ interface DemoSession {
 const sessions = new Map<string, DemoSession>();
 let nextSession = 1;
 let nextToolCall = 1;
+let authenticated = false;
 
 export async function serveDemoAgent(): Promise<void> {
   const stream = acp.ndJsonStream(
@@ -48,13 +57,29 @@ export async function serveDemoAgent(): Promise<void> {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: { loadSession: Boolean(process.env.DEMO_AGENT_LOAD), mcpCapabilities: { http: !process.env.DEMO_AGENT_STDIO_MCP, sse: false }, promptCapabilities: {} },
         agentInfo: { name: 'demo-agent', title: 'Demo agent', version: '0.1.0' },
+        authMethods: process.env.DEMO_AGENT_AUTH ? [{ id: 'demo-key', name: `Use ${process.env.DEMO_AGENT_AUTH}` }] : [],
       };
     })
+    .onRequest(acp.methods.agent.authenticate, ({ params }) => {
+      const variable = process.env.DEMO_AGENT_AUTH ?? '';
+      if (params.methodId !== 'demo-key' || !process.env[variable]) throw acp.RequestError.authRequired(undefined, `set ${variable}`);
+      authenticated = true;
+      return {};
+    })
     .onRequest(acp.methods.agent.session.new, ({ params }) => {
+      if (process.env.DEMO_AGENT_EXIT_ON_SESSION) process.exit(4);
+      if (process.env.DEMO_AGENT_AUTH && !authenticated) throw acp.RequestError.authRequired();
       const sessionId = `demo-${nextSession++}`;
       const mcp = params.mcpServers[0] ?? null;
       sessions.set(sessionId, { cwd: params.cwd, mcp, client: null, turn: null });
-      return { sessionId };
+      const ids = (process.env.DEMO_AGENT_MODES ?? '').split(',').filter(Boolean);
+      const modes = ids.length > 0 ? { currentModeId: ids[0] ?? '', availableModes: ids.map((id) => ({ id, name: id })) } : undefined;
+      return { sessionId, modes };
+    })
+    .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
+      const record = process.env.DEMO_AGENT_RECORD;
+      if (record) await appendFile(record, `${JSON.stringify({ setMode: params.modeId })}\n`);
+      return {};
     })
     .onRequest(acp.methods.agent.session.load, ({ params }) => {
       sessions.set(params.sessionId, { cwd: params.cwd, mcp: params.mcpServers[0] ?? null, client: null, turn: null });
@@ -160,6 +185,45 @@ async function answer(
         });
         const outcome = reply.outcome.outcome === 'selected' ? reply.outcome.optionId : 'cancelled';
         await say(`ask: ${outcome}`);
+        break;
+      }
+      case '/ask-call': {
+        const toolCall = { toolCallId: `ask-${nextToolCall++}`, ...(JSON.parse(rest) as Partial<acp.ToolCallUpdate>) };
+        const reply = await client.request(acp.methods.client.session.requestPermission, {
+          sessionId: params.sessionId,
+          toolCall,
+          options: [
+            { optionId: 'go', name: 'Allow', kind: 'allow_once' },
+            { optionId: 'stop', name: 'Reject', kind: 'reject_once' },
+          ],
+        });
+        await say(`ask: ${reply.outcome.outcome === 'selected' ? reply.outcome.optionId : 'cancelled'}`);
+        break;
+      }
+      case '/cat':
+        await say(`cat: ${await readFile(rest, 'utf8').then((t) => `read ${t.slice(0, 200)}`, (e: NodeJS.ErrnoException) => `error ${e.code ?? e.message}`)}`);
+        break;
+      case '/touch':
+        await say(`touch: ${await writeFile(rest, 'planted').then(() => 'wrote', (e: NodeJS.ErrnoException) => `error ${e.code ?? e.message}`)}`);
+        break;
+      case '/connect':
+        await say(`connect: ${await fetch(rest, { signal: AbortSignal.timeout(3000) }).then((r) => `status ${r.status}`, (e: Error) => `error ${(e.cause as Error | undefined)?.message ?? e.message}`)}`);
+        break;
+      case '/uid':
+        await say(`uid: ${process.getuid?.() ?? -1}`);
+        break;
+      case '/child': {
+        const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { stdio: 'ignore' });
+        await say(`child: ${child.pid ?? -1}`);
+        break;
+      }
+      case '/stubborn':
+        await sleep(Number(rest) || 0);
+        await say(`stubborn: ${rest} ms`);
+        break;
+      case '/flood': {
+        const chunk = 'x'.repeat(64 * 1024);
+        for (let sent = 0; sent < (Number(rest) || 0); sent += chunk.length) await say(chunk);
         break;
       }
       case '/plan':

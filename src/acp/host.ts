@@ -1,7 +1,11 @@
-// The agents of this server: at most one process per active thread, started
-// by the thread's first message here (spawn, initialize, session), stopped
-// when idle, on shutdown, when the thread is deleted (with its credential and
-// scratch folder) and, over the cap, never started at all.
+// The agents of this server: at most one process per thread, started by the
+// thread's first message here (spawn in the sandbox, initialize, session),
+// stopped when idle, on shutdown, when the thread is deleted (with its
+// credential and scratch folder), and to make room for a busy one. The cap
+// counts agents answering a turn (with a share per operator); idle processes
+// give way, least recently used first. Any failure of an agent fails that
+// turn with a sentence, is recorded for `GET /assistant/agents`, and touches
+// nothing else.
 import { access, constants, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Operator } from '../access/operators.js';
@@ -17,6 +21,7 @@ import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import type { Executor } from '../tools/executor.js';
 import type { AgentAnswer } from './answer.js';
+import { launchOf, sandboxSentence, type LaunchPlan } from './launch.js';
 import type { AgentSession } from './session.js';
 import { AgentStartError } from './start-error.js';
 
@@ -28,9 +33,13 @@ export interface AgentHostDeps {
   audit: AuditLog;
   events: TurnEvents;
   running: RunningTurns;
-  config: Pick<Config, 'agents' | 'agentIdleMs' | 'agentMax' | 'agentTurnTimeoutMs' | 'agentPath' | 'contextTokens'>;
-  /** Where the threads' scratch folders go. */
+  config: Pick<
+    Config,
+    'agents' | 'agentIdleMs' | 'agentMax' | 'agentPerOperator' | 'agentTurnTimeoutMs' | 'agentAnswerMaxBytes' | 'agentPath' | 'contextTokens' | 'dataDir'
+  >;
+  /** Where the threads' scratch folders go: outside the data folder, 0700. */
   scratchRoot: string;
+  log: (message: string) => void;
 }
 
 export interface AgentListing {
@@ -38,15 +47,22 @@ export interface AgentListing {
   title: string;
   available: boolean;
   sentence: string;
+  /** False when it runs outside the OS sandbox (the admin's `"sandbox": false`, or the demo agent where none can start). */
+  sandboxed: boolean;
 }
 
 export class AgentHost {
   private readonly sessions = new Map<string, AgentSession>();
-  /** Sessions being started, counted against the cap. */
-  private readonly starting = new Map<string, Promise<AgentSession>>();
+  /** Sessions being started, with how to abort each. */
+  private readonly starting = new Map<string, { opened: Promise<AgentSession>; abort: AbortController }>();
+  /** The threads whose agent answers a turn now, with the operator it answers: what the cap counts. */
+  private readonly busyTurns = new Map<string, string>();
+  /** When each thread's agent last answered, for stopping the least recently used to make room. */
+  private readonly lastUsed = new Map<string, number>();
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
   /** Why an agent last failed to start, by name, until it starts again. */
   private readonly failures = new Map<string, string>();
+  private readonly warned = new Set<string>();
   /** This server's URL, for the /mcp an agent is given; set once it listens. */
   serverUrl = '';
 
@@ -55,8 +71,9 @@ export class AgentHost {
   async list(): Promise<AgentListing[]> {
     return Promise.all(
       this.deps.config.agents.map(async (agent) => {
-        const sentence = (await this.missingCommand(agent)) ?? this.failures.get(agent.name) ?? '';
-        return { name: agent.name, title: agent.title, available: sentence === '', sentence };
+        const sandbox = await sandboxSentence(agent);
+        const sentence = (await this.missingCommand(agent)) ?? sandbox.refused ?? this.failures.get(agent.name) ?? '';
+        return { name: agent.name, title: agent.title, available: sentence === '', sentence, sandboxed: sandbox.sandboxed };
       }),
     );
   }
@@ -65,7 +82,7 @@ export class AgentHost {
   async check(name: string): Promise<AgentConfig> {
     const agent = this.deps.config.agents.find((a) => a.name === name);
     if (!agent) throw notFound(`no such agent: ${name}; GET /api/v1/assistant/agents lists them`);
-    const sentence = (await this.missingCommand(agent)) ?? this.failures.get(agent.name);
+    const sentence = (await this.missingCommand(agent)) ?? (await sandboxSentence(agent)).refused ?? this.failures.get(agent.name);
     if (sentence) throw unavailable(`agent ${name} is not available: ${sentence}`);
     return agent;
   }
@@ -80,53 +97,98 @@ export class AgentHost {
     return `command not found: ${agent.command}`;
   }
 
-  /** The thread's running session, started (or restarted) when it has none. */
-  async sessionFor(operator: Operator, thread: ThreadRecord): Promise<AgentSession> {
+  /**
+   * Counts a turn of the thread's agent against the cap and the operator's
+   * share, before anything starts: 503 with the sentence when either is full.
+   * The returned function gives the place back.
+   */
+  admit(operator: Operator, threadId: string): () => void {
+    const { agentMax, agentPerOperator } = this.deps.config;
+    if (this.busyTurns.size >= agentMax) {
+      throw unavailable(`${agentMax} agents are answering on this server, its limit (AION_AGENT_MAX); try again in a moment; your message is kept`);
+    }
+    const mine = [...this.busyTurns.values()].filter((id) => id === operator.id).length;
+    if (mine >= agentPerOperator) {
+      throw unavailable(
+        `${mine} agents are answering for you already, the limit per operator (AION_AGENT_PER_OPERATOR); wait for one to finish; your message is kept`,
+      );
+    }
+    this.busyTurns.set(threadId, operator.id);
+    this.clearIdle(threadId);
+    return () => {
+      this.busyTurns.delete(threadId);
+      this.lastUsed.set(threadId, Date.now());
+      if (this.sessions.has(threadId)) this.idleAfterTimeout(threadId);
+    };
+  }
+
+  /** The thread's running session, started (or restarted) when it has none; the signal aborts a start at once. */
+  async sessionFor(operator: Operator, thread: ThreadRecord, signal: AbortSignal): Promise<AgentSession> {
     const running = this.sessions.get(thread.id);
     if (running?.agent.running) return running;
     if (running) await this.stop(thread.id);
     const pending = this.starting.get(thread.id);
-    if (pending) return pending;
-    if (this.sessions.size + this.starting.size >= this.deps.config.agentMax) {
-      throw unavailable(
-        `this server already runs ${this.deps.config.agentMax} agents, its limit (AION_AGENT_MAX); try again when one is idle; your message is kept`,
-      );
-    }
+    if (pending) return pending.opened;
     const agent = this.deps.config.agents.find((a) => a.name === thread.agent);
-    if (!agent) throw unavailable(`agent ${thread.agent} is no longer configured on this server; your message is kept`);
-    const started = this.start(agent, operator, thread);
-    this.starting.set(thread.id, started);
+    if (!agent) throw unavailable(`agent ${thread.agent} is not configured on this server; your message is kept`);
+    await this.makeRoom();
+    const abort = new AbortController();
+    const onAbort = () => abort.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    const opened = this.start(agent, operator, thread, abort.signal);
+    this.starting.set(thread.id, { opened, abort });
     try {
-      return await started;
+      return await opened;
     } finally {
+      signal.removeEventListener('abort', onAbort);
       this.starting.delete(thread.id);
     }
   }
 
-  private async start(agent: AgentConfig, operator: Operator, thread: ThreadRecord): Promise<AgentSession> {
+  /** Stops idle agents, least recently used first, until a new process fits under the cap. */
+  private async makeRoom(): Promise<void> {
+    const idle = [...this.sessions.keys()]
+      .filter((id) => !this.busyTurns.has(id))
+      .sort((a, b) => (this.lastUsed.get(a) ?? 0) - (this.lastUsed.get(b) ?? 0));
+    while (this.sessions.size + this.starting.size >= this.deps.config.agentMax && idle.length > 0) {
+      await this.stop(idle.shift() ?? '');
+    }
+  }
+
+  private async start(agent: AgentConfig, operator: Operator, thread: ThreadRecord, signal: AbortSignal): Promise<AgentSession> {
     const folders = this.foldersOf(thread.id);
-    await mkdir(folders.home, { recursive: true });
-    await mkdir(folders.work, { recursive: true });
+    // 0700: its own; the agent alone (and the server) may enter.
+    await mkdir(folders.home, { recursive: true, mode: 0o700 });
+    await mkdir(folders.work, { recursive: true, mode: 0o700 });
+    let plan: LaunchPlan | null = null;
     try {
+      plan = await launchOf(agent, folders, { dataDir: this.deps.config.dataDir, serverUrl: this.serverUrl, path: this.deps.config.agentPath });
+      if (plan.notice && !this.warned.has(agent.name)) {
+        this.warned.add(agent.name);
+        this.deps.log(plan.notice);
+      }
       // The ACP SDK loads with the first agent, not at start: a server without agents never pays for it.
       const { openSession } = await import('./session.js');
-      const session = await openSession(this, agent, operator, thread, folders, () => this.ended(thread.id, session));
+      const session = await openSession(this, agent, operator, thread, { ...folders, launch: plan.launch }, signal, (ended) => this.ended(thread.id, ended));
+      session.onClose(plan.dispose);
       this.failures.delete(agent.name);
       this.sessions.set(thread.id, session);
       return session;
     } catch (error) {
-      if (error instanceof AgentStartError) {
-        this.failures.set(agent.name, error.message);
-        throw unavailable(`${error.message}; your message is kept`);
-      }
-      throw error;
+      await plan?.dispose().catch(() => undefined);
+      if (signal.aborted) throw signal.reason;
+      const sentence = error instanceof AgentStartError ? error.message : `${agent.name} could not start: ${error instanceof Error ? error.message : String(error)}`;
+      this.failures.set(agent.name, sentence);
+      throw unavailable(`${sentence}; your message is kept`);
     }
   }
 
   /** The process went away (crash or stop): forget it, so the next message starts afresh. */
   private ended(threadId: string, session: AgentSession): void {
-    if (this.sessions.get(threadId) === session) this.sessions.delete(threadId);
-    this.clearIdle(threadId);
+    if (this.sessions.get(threadId) === session) {
+      this.sessions.delete(threadId);
+      this.clearIdle(threadId);
+    }
     void session.close();
   }
 
@@ -135,12 +197,7 @@ export class AgentHost {
     return { root, home: path.join(root, 'home'), work: path.join(root, 'work') };
   }
 
-  /** Keeps the session alive while a turn runs; stops it after the idle time otherwise. */
-  busy(threadId: string): void {
-    this.clearIdle(threadId);
-  }
-
-  idle(threadId: string): void {
+  private idleAfterTimeout(threadId: string): void {
     this.clearIdle(threadId);
     const timer = setTimeout(() => void this.stop(threadId), this.deps.config.agentIdleMs);
     timer.unref();
@@ -169,23 +226,27 @@ export class AgentHost {
     return this.sessions.get(threadId)?.agent.pid;
   }
 
-  /** Stops the thread's agent: its process, its credential. */
+  /** Stops the thread's agent, started or starting: its process group, its credential. */
   async stop(threadId: string): Promise<void> {
     this.clearIdle(threadId);
+    this.starting.get(threadId)?.abort.abort(new Error('stopped'));
     const session = this.sessions.get(threadId);
     this.sessions.delete(threadId);
+    this.lastUsed.delete(threadId);
     await session?.close();
   }
 
   /** The thread is deleted: its agent stops and its scratch folder goes. */
   async forget(threadId: string): Promise<void> {
-    await this.starting.get(threadId)?.catch(() => undefined);
     await this.stop(threadId);
+    await this.starting.get(threadId)?.opened.catch(() => undefined);
     await rm(this.foldersOf(threadId).root, { recursive: true, force: true });
   }
 
   async stopAll(): Promise<void> {
+    for (const { abort } of this.starting.values()) abort.abort(new Error('the server stops'));
     await Promise.all([...this.sessions.keys()].map((id) => this.stop(id)));
+    await Promise.all([...this.starting.values()].map(({ opened }) => opened.catch(() => undefined)));
+    await rm(this.deps.scratchRoot, { recursive: true, force: true });
   }
 }
-

@@ -1,8 +1,12 @@
 // session/request_permission, decided by rule and never by the agent
-// (DESIGN.md §6): a call of Aion's own tools is allowed (a write becomes a
-// proposal anyway); an edit of the shared document is applied to the shared
-// buffer and allowed; anything else — a shell, another file, a fetch — is
-// rejected, with the sentence why. Options are chosen by their kind, never by
+// (DESIGN.md §6). First by kind: a shell, a fetch, a delete, a move and any
+// kind ACP does not name are refused, whatever the title, name or metadata
+// say. Then by verified identity: a call of Aion's own MCP server is
+// recognised only by the structured markers each agent puts on it for the
+// server name Aion passed in session/new — never by its title, which an agent
+// fills with free text — and allowed (the executor makes its writes
+// proposals). Last, an edit whose every diff is on the shared document is
+// applied to the shared buffer. Options are chosen by their kind, never by
 // guessing their ids.
 import type * as acp from '@agentclientprotocol/sdk';
 
@@ -11,38 +15,78 @@ export interface PermissionContext {
   sharedPath: string | null;
   /** Whether NAME is one of the tools Aion's /mcp serves this conversation. */
   isAionTool(name: string): boolean;
+  /** The kind an earlier update of the same tool call gave, when the request itself names none. */
+  knownKind: acp.ToolKind | null;
   /** Applies an agent's diff of the shared document to the buffer, as one edit batch. */
   editShared(oldText: string | null, newText: string): Promise<void>;
 }
 
 export type PermissionDecision = { allowed: true } | { allowed: false; sentence: string };
 
-/** The MCP server name Aion gives agents; agents prefix its tools with it (`mcp__aion__whoami`). */
+/** The MCP server name Aion gives agents; each agent marks its calls of that server's tools with it. */
 export const AION_MCP_NAME = 'aion';
+
+/** Kinds that never run, whoever asks: Aion gives agents no shell, no network of their own, no file moves. */
+const REFUSED_KINDS = new Set<string>(['execute', 'fetch', 'delete', 'move']);
+/** The kinds ACP names that may be one of Aion's tools or an edit of the shared document. */
+const DECIDABLE_KINDS = new Set<string>(['read', 'edit', 'search', 'think', 'other', 'switch_mode']);
 
 export async function decidePermission(request: acp.RequestPermissionRequest, context: PermissionContext): Promise<PermissionDecision> {
   const call = request.toolCall;
-  if (aionToolOf(call, context)) return { allowed: true };
+  // ACP's default kind is `other`; a kind it does not name is refused like a shell.
+  const kind: string = call.kind ?? context.knownKind ?? 'other';
+  if (REFUSED_KINDS.has(kind) || !DECIDABLE_KINDS.has(kind)) return { allowed: false, sentence: refusalSentence(kind) };
+  const tool = aionToolOf(call);
+  if (tool !== null) {
+    return context.isAionTool(tool) ? { allowed: true } : { allowed: false, sentence: `Aion serves no tool ${tool} to this conversation` };
+  }
   const diffs = (call.content ?? []).flatMap((c) => (c.type === 'diff' ? [c] : []));
-  if (diffs.length > 0 && context.sharedPath !== null && diffs.every((d) => d.path === context.sharedPath)) {
+  if (kind === 'edit' && diffs.length > 0 && context.sharedPath !== null && diffs.every((d) => d.path === context.sharedPath)) {
     for (const diff of diffs) await context.editShared(diff.oldText ?? null, diff.newText);
     return { allowed: true };
   }
-  return { allowed: false, sentence: refusalSentence(call, diffs.length > 0) };
+  return { allowed: false, sentence: refusalSentence(kind) };
 }
 
-function aionToolOf(call: acp.ToolCallUpdate, context: PermissionContext): boolean {
-  const meta = call._meta?.claudeCode as { toolName?: unknown } | undefined;
-  const names = [call.name, call.title, typeof meta?.toolName === 'string' ? meta.toolName : null];
-  return names.some((name) => typeof name === 'string' && context.isAionTool(name.replace(`mcp__${AION_MCP_NAME}__`, '')));
+/**
+ * The Aion tool a call names by its agent's own structured marker for the
+ * `aion` MCP server, or null. Each marker is one an agent sets from the MCP
+ * server and tool it calls, not from text the model wrote.
+ */
+export function aionToolOf(call: acp.ToolCallUpdate): string | null {
+  const meta = call._meta ?? {};
+  // claude-agent-acp: the SDK's tool name, `mcp__aion__read_document`.
+  const claude = recordOf(meta.claudeCode)?.toolName;
+  if (typeof claude === 'string') return after(claude, `mcp__${AION_MCP_NAME}__`);
+  // Codex: an MCP approval carries the server and the tool in its raw input.
+  const raw = recordOf(call.rawInput);
+  if (meta.codex_approval_kind === 'mcp_tool_call' || typeof raw?.server_name === 'string') {
+    return raw?.server_name === AION_MCP_NAME && typeof raw.tool_name === 'string' ? raw.tool_name : null;
+  }
+  // Gemini CLI: its MCP tools' call ids are `mcp_aion_read_document__<n>`… (the server's name, the tool's, a counter).
+  const gemini = /^mcp_([A-Za-z0-9-]+)_([A-Za-z0-9_]+?)__/.exec(call.toolCallId);
+  if (gemini) return gemini[1] === AION_MCP_NAME ? (gemini[2] ?? null) : null;
+  // GitHub Copilot: its MCP tools' names are `aion-read_document`, kept in `_meta` (not the title the model fills).
+  const copilot = recordOf(meta.copilot)?.toolName ?? meta.toolName;
+  if (typeof copilot === 'string') return after(copilot, `${AION_MCP_NAME}-`);
+  return null;
 }
 
-function refusalSentence(call: acp.ToolCallUpdate, editsFiles: boolean): string {
-  if (call.kind === 'execute') return 'Aion gives agents no shell: they run on the server’s host';
-  if (call.kind === 'fetch') return 'Aion lets no agent fetch from the server’s host';
-  if (editsFiles || call.kind === 'edit' || call.kind === 'delete' || call.kind === 'move') {
+function after(name: string, prefix: string): string | null {
+  return name.startsWith(prefix) ? name.slice(prefix.length) : null;
+}
+
+function recordOf(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+}
+
+function refusalSentence(kind: string): string {
+  if (kind === 'execute') return 'Aion gives agents no shell: they run on the server’s host';
+  if (kind === 'fetch') return 'Aion lets no agent fetch from the server’s host';
+  if (kind === 'edit' || kind === 'delete' || kind === 'move') {
     return 'an agent may edit only the shared document, in the operator’s buffer; saving is the operator’s';
   }
+  if (!DECIDABLE_KINDS.has(kind)) return `Aion refuses a tool call of kind ${kind.slice(0, 40)}`;
   return 'an agent may use only Aion’s own tools and edit the shared document';
 }
 

@@ -1,8 +1,9 @@
 // One thread's agent session: the process, started with the thread's session
 // credential and Aion's own /mcp, its ACP session (loaded where the agent
-// can, else new), put in a mode that asks before acting, and the client side
-// of the protocol — updates into the running turn's answer, permissions by
-// rule, files through the shared buffer.
+// can, else new; `authenticate` first when the agent asks for it and was
+// given the variables), put in a mode that asks before acting, and the client
+// side of the protocol — updates into the running turn's answer, permissions
+// by rule, files through the shared buffer.
 import type * as acp from '@agentclientprotocol/sdk';
 import { eq } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
@@ -11,10 +12,12 @@ import { OPS_MAIN, type AgentConfig } from '../config.js';
 import { mintSessionCredential, revokeSessionCredential } from '../conversation/credentials.js';
 import { applyEdits } from '../documents/index.js';
 import { threads } from '../store/schema.js';
-import { AgentProcess, type AgentClientHandlers, type AgentFolders } from './agent-process.js';
+import { AgentProcess, type AgentClientHandlers, type AgentFolders, type AgentLaunch } from './agent-process.js';
 import type { AgentAnswer } from './answer.js';
+import { authenticationFor } from './authentication.js';
 import { readFile, writeFile, type AgentFiles } from './files.js';
 import type { AgentHost } from './host.js';
+import { askingModeOf, askingOptionsOf } from './modes.js';
 import { AION_MCP_NAME, decidePermission, permissionReply } from './permissions.js';
 import { AgentStartError } from './start-error.js';
 
@@ -30,19 +33,27 @@ export interface AgentSession {
   /** A new session over a thread that already has messages: the next prompt carries its transcript. */
   needsTranscript: boolean;
   turn: RunningAgentTurn | null;
+  /** Stops the process and revokes its credential; then runs the cleanups given. */
   close(): Promise<void>;
+  onClose(cleanup: () => Promise<void>): void;
 }
 
-/** Modes that ask the client before acting, in order of preference (claude-agent-acp's `default` first). */
-const ASKING_MODES = ['default', 'ask', 'read-only'];
+/** JSON-RPC's code for "authentication required" (ACP). */
+const AUTH_REQUIRED = -32000;
 
+/**
+ * The thread's session, opened; AgentStartError with the sentence why when it
+ * cannot be, or the signal's reason when it is aborted (the process is then
+ * stopped at once). `onExit` hears of the process ending, at any moment.
+ */
 export async function openSession(
   host: AgentHost,
   config: AgentConfig,
   operator: Operator,
   thread: ThreadRecord,
-  folders: AgentFolders,
-  onExit: () => void,
+  folders: AgentFolders & { launch: AgentLaunch },
+  signal: AbortSignal,
+  onExit: (session: AgentSession) => void,
 ): Promise<AgentSession> {
   const { deps } = host;
   // The server mints it for the agent it starts: audited as the assistant's doing, for the thread's operator.
@@ -63,8 +74,10 @@ export async function openSession(
     requestPermission: async (request) => {
       const turn = live.session?.turn;
       if (!turn || turn.cancelled) return permissionReply(request.options, 'cancelled');
+      const knownKind = turn.answer.kindOf(request.toolCall.toolCallId);
       turn.answer.upsertToolCall(request.toolCall);
       const decision = await decidePermission(request, {
+        knownKind,
         sharedPath: await sharedPath(),
         isAionTool: (name) => tools.has(name),
         editShared: async (oldText, newText) => {
@@ -84,82 +97,100 @@ export async function openSession(
   };
   let agent: AgentProcess;
   try {
-    agent = await AgentProcess.start(config, deps.config.agentPath, folders, handlers);
+    agent = await AgentProcess.start(config, folders.launch, handlers, signal);
   } catch (error) {
     await revokeSessionCredential(deps.db, deps.changes, credential.id);
     throw error;
   }
-  let closed = false;
+  let closed: Promise<void> | null = null;
+  const cleanups: (() => Promise<void>)[] = [];
   const opening: AgentSession = {
     agent,
     sessionId: '',
     files,
     needsTranscript: false,
     turn: null,
-    close: async () => {
-      if (closed) return;
-      closed = true;
-      await agent.stop();
-      await revokeSessionCredential(deps.db, deps.changes, credential.id);
+    close: () => {
+      closed ??= (async () => {
+        await agent.stop();
+        await revokeSessionCredential(deps.db, deps.changes, credential.id).catch(() => undefined);
+        for (const cleanup of cleanups) await cleanup().catch(() => undefined);
+      })();
+      return closed;
     },
+    onClose: (cleanup) => void cleanups.push(cleanup),
   };
   live.session = opening;
-  void agent.exited.then(onExit);
+  void agent.exited.then(() => onExit(opening));
+  const abort = () => void opening.close();
+  signal.addEventListener('abort', abort, { once: true });
   try {
     const mcpServers = [aionMcpServer(host.serverUrl, credential.token, agent.capabilities)];
     const canLoad = agent.capabilities.loadSession === true && thread.agentSession !== null;
-    const opened = canLoad
-      ? await loadSession(agent, thread.agentSession ?? '', folders.work, mcpServers)
-      : null;
-    if (opened) {
-      opening.sessionId = opened.sessionId;
-      await askingMode(agent, opened.sessionId, opened.modes);
-    } else {
-      const created = await agent.agent.request('session/new', {
-        cwd: folders.work,
-        mcpServers,
-        // Agents that can work without asking are told to use no tools of their own (claude-agent-acp reads these).
-        _meta: { disableBuiltInTools: true, claudeCode: { options: { tools: [] } } },
-      });
-      opening.sessionId = created.sessionId;
-      opening.needsTranscript = true;
-      await askingMode(agent, created.sessionId, created.modes ?? null);
-      await deps.db.update(threads).set({ agentSession: created.sessionId }).where(eq(threads.id, thread.id));
-    }
+    const opened = canLoad ? await loadSession(agent, thread.agentSession ?? '', folders.work, mcpServers) : null;
+    const session = opened ?? (await newSession(agent, folders.work, mcpServers));
+    opening.sessionId = session.sessionId;
+    opening.needsTranscript = opened === null;
+    await askBeforeActing(agent, session);
+    if (!opened) await deps.db.update(threads).set({ agentSession: session.sessionId }).where(eq(threads.id, thread.id));
   } catch (error) {
     await opening.close();
+    if (signal.aborted) throw signal.reason;
     throw error instanceof AgentStartError ? error : new AgentStartError(`${config.name} could not open a session: ${agent.why(error)}`);
+  } finally {
+    signal.removeEventListener('abort', abort);
   }
   return opening;
 }
 
+interface OpenedSession {
+  sessionId: string;
+  modes?: acp.SessionModeState | null;
+  configOptions?: acp.SessionConfigOption[] | null;
+}
+
+/** session/new; when the agent answers that it needs authentication, `authenticate` as it offers, then again. */
+async function newSession(agent: AgentProcess, cwd: string, mcpServers: acp.McpServer[]): Promise<OpenedSession> {
+  const request: acp.NewSessionRequest = {
+    cwd,
+    mcpServers,
+    // Agents that can work without asking are told to use no tools of their own (claude-agent-acp reads these).
+    _meta: { disableBuiltInTools: true, claudeCode: { options: { tools: [] } } },
+  };
+  try {
+    return await agent.agent.request('session/new', request);
+  } catch (error) {
+    if ((error as { code?: unknown }).code !== AUTH_REQUIRED) throw error;
+    const method = authenticationFor(agent.authMethods, agent.config.env);
+    if ('missing' in method) throw new AgentStartError(`${agent.config.name} needs to authenticate: ${method.missing}`);
+    await agent.agent.request('authenticate', { methodId: method.methodId });
+    return agent.agent.request('session/new', request);
+  }
+}
+
 /** session/load of the stored session; null when the agent no longer has it. */
-async function loadSession(
-  agent: AgentProcess,
-  sessionId: string,
-  cwd: string,
-  mcpServers: acp.McpServer[],
-): Promise<{ sessionId: string; modes: acp.SessionModeState | null } | null> {
+async function loadSession(agent: AgentProcess, sessionId: string, cwd: string, mcpServers: acp.McpServer[]): Promise<OpenedSession | null> {
   try {
     const loaded = await agent.agent.request('session/load', { sessionId, cwd, mcpServers });
-    return { sessionId, modes: loaded.modes ?? null };
+    return { sessionId, modes: loaded.modes ?? null, configOptions: loaded.configOptions ?? null };
   } catch {
     return null;
   }
 }
 
 /**
- * Puts the session in a mode that asks before acting, where the agent has
- * modes: an agent that may act unasked would slip past the rules.
+ * Puts the session in a mode that asks before acting and turns off any option
+ * that skips asking; an agent that offers no way to ask cannot hold a thread.
  */
-async function askingMode(agent: AgentProcess, sessionId: string, modes: acp.SessionModeState | null): Promise<void> {
-  if (!modes || modes.availableModes.length === 0) return;
-  const asking = ASKING_MODES.map((id) => modes.availableModes.find((m) => m.id === id)).find((m) => m !== undefined);
-  if (!asking) {
-    const offered = modes.availableModes.map((m) => m.id).join(', ');
-    throw new AgentStartError(`${agent.config.name} offers no mode that asks before acting (it offers ${offered})`);
+async function askBeforeActing(agent: AgentProcess, session: OpenedSession): Promise<void> {
+  const mode = askingModeOf(session.modes);
+  if ('none' in mode) {
+    throw new AgentStartError(`${agent.config.name} offers no mode that asks before acting (it offers ${mode.none})`);
   }
-  if (modes.currentModeId !== asking.id) await agent.agent.request('session/set_mode', { sessionId, modeId: asking.id });
+  if (mode.set !== null) await agent.agent.request('session/set_mode', { sessionId: session.sessionId, modeId: mode.set });
+  const options = askingOptionsOf(session.configOptions);
+  if ('none' in options) throw new AgentStartError(`${agent.config.name} cannot be made to ask before acting: ${options.none}`);
+  for (const change of options) await agent.agent.request('session/set_config_option', { ...change, sessionId: session.sessionId });
 }
 
 /** Aion's own /mcp with the thread's credential: over HTTP where the agent can, else `ops mcp` on stdio. */

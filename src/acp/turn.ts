@@ -1,8 +1,10 @@
 // One turn of a thread held by an agent: the operator's message (parked
 // values stay `[secret:N]`) goes to the agent's session with a link to the
 // shared document; its updates become the answer, stored with the proposals
-// its writes made, and streamed as they come. A turn over its time is
-// cancelled; an agent that fails or dies fails the turn with 503.
+// its writes made, and streamed as they come. Stop works from the turn's first
+// moment: a start is aborted, a prompt cancelled, and an agent that ignores
+// the cancel is stopped; the turn timeout does the same. An agent that fails
+// or dies fails the turn with 503.
 import { asc, eq } from 'drizzle-orm';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Operator } from '../access/operators.js';
@@ -12,53 +14,76 @@ import { unavailable } from '../errors.js';
 import { messages } from '../store/schema.js';
 import { AgentAnswer } from './answer.js';
 import type { AgentHost } from './host.js';
-import type { AgentSession } from './session.js';
+import type { AgentSession, RunningAgentTurn } from './session.js';
 
 /** Characters per token, roughly: the transcript of a new session is kept within the context budget. */
 const CHARS_PER_TOKEN = 4;
+/** How long an agent has to honour session/cancel before it is stopped. */
+const CANCEL_GRACE_MS = 2_000;
 
 export async function runAgentTurn(host: AgentHost, operator: Operator, thread: ThreadRecord, text: string): Promise<void> {
   const { deps } = host;
-  deps.events.emit(thread.id, { type: 'started' });
-  let session: AgentSession;
-  try {
-    session = await host.sessionFor(operator, thread);
-  } catch (error) {
-    deps.events.emit(thread.id, { type: 'ended', stop_reason: null, error: error instanceof Error ? error.message : String(error) });
-    throw error;
-  }
-  host.busy(thread.id);
-  const answer = new AgentAnswer((event) => deps.events.emit(thread.id, event));
-  const turn = { answer, cancelled: false };
-  session.turn = turn;
+  const release = host.admit(operator, thread.id);
+  const emit = deps.events.emit.bind(deps.events, thread.id);
+  emit({ type: 'started' });
+  const turn: RunningAgentTurn = { answer: new AgentAnswer(emit, deps.config.agentAnswerMaxBytes), cancelled: false };
+  const starting = new AbortController();
+  let session: AgentSession | null = null;
+  let stopping: NodeJS.Timeout | undefined;
   const cancel = () => {
+    if (turn.cancelled) return;
     turn.cancelled = true;
+    starting.abort(new Error('cancelled'));
+    if (!session) return;
     void session.agent.agent.notify('session/cancel', { sessionId: session.sessionId }).catch(() => undefined);
+    stopping = setTimeout(() => void host.stop(thread.id), CANCEL_GRACE_MS);
   };
   const unregister = deps.running.register(thread.id, cancel);
   const timeout = setTimeout(cancel, deps.config.agentTurnTimeoutMs);
-  let stopReason: acp.StopReason;
   try {
-    const response = await session.agent.agent.request('session/prompt', {
+    let stopReason: acp.StopReason = 'cancelled';
+    try {
+      session = await host.sessionFor(operator, thread, starting.signal);
+    } catch (error) {
+      if (!turn.cancelled) {
+        emit({ type: 'ended', stop_reason: null, error: error instanceof Error ? error.message : String(error) });
+        throw error;
+      }
+    }
+    if (session && !turn.cancelled) stopReason = await prompt(host, session, thread, turn, text);
+    await storeAnswer(deps.db, thread, { text: turn.answer.text(), blocks: turn.answer.blocks(), stopReason }, turn.answer.proposals, { endsTurn: true });
+    emit({ type: 'ended', stop_reason: stopReason });
+  } finally {
+    clearTimeout(timeout);
+    clearTimeout(stopping);
+    unregister();
+    release();
+  }
+}
+
+/** The prompt's stop reason: `cancelled` when the turn was, even when the agent had to be stopped for it. */
+async function prompt(host: AgentHost, session: AgentSession, thread: ThreadRecord, turn: RunningAgentTurn, text: string): Promise<acp.StopReason> {
+  session.turn = turn;
+  try {
+    const answered = session.agent.agent.request('session/prompt', {
       sessionId: session.sessionId,
       prompt: await promptOf(host, session, thread, text),
     });
-    stopReason = response.stopReason;
+    // A process that dies leaves its request unanswered: its exit ends the wait.
+    const exited = session.agent.exited.then(() => Promise.reject(new Error('the agent exited')));
+    const response = await Promise.race([answered, exited]);
+    return turn.cancelled ? 'cancelled' : response.stopReason;
   } catch (error) {
+    if (turn.cancelled) return 'cancelled';
     const gone = !session.agent.running || (await Promise.race([session.agent.exited.then(() => true), settle()]));
     const sentence = gone
       ? `agent ${thread.agent} stopped mid-turn; your message is kept, send another to start it afresh`
       : `agent ${thread.agent} failed: ${session.agent.why(error)}; your message is kept, send another to try again`;
-    deps.events.emit(thread.id, { type: 'ended', stop_reason: null, error: sentence });
+    host.deps.events.emit(thread.id, { type: 'ended', stop_reason: null, error: sentence });
     throw unavailable(sentence);
   } finally {
-    clearTimeout(timeout);
-    unregister();
     session.turn = null;
-    host.idle(thread.id);
   }
-  await storeAnswer(deps.db, thread, { text: answer.text(), blocks: answer.blocks(), stopReason }, answer.proposals, { endsTurn: true });
-  deps.events.emit(thread.id, { type: 'ended', stop_reason: stopReason });
 }
 
 /** Gives a process that is exiting a moment to say so. */

