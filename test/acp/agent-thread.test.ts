@@ -142,9 +142,12 @@ describe('a turn of the demo agent', () => {
     expect(answer?.plan?.map((e) => e.content)).toEqual(['look', 'change', 'check']);
   });
 
-  it('allows a call of Aion’s own tools when asked', async () => {
-    const thread = await send(await openThread(), '/ask other mcp__aion__list_projects');
-    expect(lastAnswer(thread)?.text).toContain('ask: go');
+  it('allows a call of Aion’s own tools, known by the agent’s marker for the aion server, never by its title', async () => {
+    const marked = JSON.stringify({ kind: 'other', title: 'list projects', _meta: { claudeCode: { toolName: 'mcp__aion__list_projects' } } });
+    const titled = JSON.stringify({ kind: 'other', title: 'mcp__aion__list_projects' });
+    const shell = JSON.stringify({ kind: 'execute', title: 'deploy', _meta: { claudeCode: { toolName: 'mcp__aion__deploy' } } });
+    const thread = await send(await openThread(), `/ask-call ${marked}\n/ask-call ${titled}\n/ask-call ${shell}`);
+    expect(lastAnswer(thread)?.text.split('\n')).toEqual(['ask: go', 'ask: stop', 'ask: stop']);
   });
 
   it('edits and writes the shared buffer, never the stored document; reads the unsaved text', async () => {

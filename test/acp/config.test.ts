@@ -11,13 +11,25 @@ describe('agents configuration', () => {
         PATH: '/usr/bin',
         ANTHROPIC_API_KEY: 'sk-ant-passed',
         OTHER_SECRET: 'kept-out',
-        AION_AGENTS: JSON.stringify({ codex: { command: 'codex-acp', args: ['-v'], env: { MODE: 'x' }, pass_env: ['ANTHROPIC_API_KEY', 'UNSET'] } }),
+        AION_AGENTS: JSON.stringify({
+          codex: { command: 'codex-acp', args: ['-v'], env: { MODE: 'x' }, pass_env: ['ANTHROPIC_API_KEY', 'UNSET'], allow_hosts: ['api.openai.com', '127.0.0.1:4000'] },
+          loose: { command: 'loose-acp', sandbox: false },
+        }),
       },
     );
     expect(config.agents).toEqual([
-      { name: 'claude', title: 'claude', command: 'claude-agent-acp', args: [], env: {} },
-      { name: 'gemini', title: 'gemini', command: 'gemini', args: ['--acp', '"quoted"'], env: {} },
-      { name: 'codex', title: 'codex', command: 'codex-acp', args: ['-v'], env: { MODE: 'x', ANTHROPIC_API_KEY: 'sk-ant-passed' } },
+      { name: 'claude', title: 'claude', command: 'claude-agent-acp', args: [], env: {}, allowHosts: [], sandbox: 'required' },
+      { name: 'gemini', title: 'gemini', command: 'gemini', args: ['--acp', '"quoted"'], env: {}, allowHosts: [], sandbox: 'required' },
+      {
+        name: 'codex',
+        title: 'codex',
+        command: 'codex-acp',
+        args: ['-v'],
+        env: { MODE: 'x', ANTHROPIC_API_KEY: 'sk-ant-passed' },
+        allowHosts: ['api.openai.com', '127.0.0.1:4000'],
+        sandbox: 'required',
+      },
+      { name: 'loose', title: 'loose', command: 'loose-acp', args: [], env: {}, allowHosts: [], sandbox: 'off' },
     ]);
     expect(config.agentPath).toBe('/usr/bin');
     expect(JSON.stringify(config.agents)).not.toContain('kept-out');
@@ -27,9 +39,12 @@ describe('agents configuration', () => {
     const config = readConfig({ demo: true }, {});
     expect(config.agents.map((a) => a.name)).toEqual(['demo-agent']);
     expect(config.agents[0]?.args.at(-1)).toBe('demo-agent');
+    expect(config.agents[0]?.sandbox).toBe('preferred');
     expect(config.agentIdleMs).toBe(600_000);
     expect(config.agentMax).toBe(8);
     expect(config.agentTurnTimeoutMs).toBe(300_000);
+    expect(config.agentPerOperator).toBe(2);
+    expect(config.agentAnswerMaxBytes).toBe(1024 * 1024);
     expect(readConfig({}, {}).agents).toEqual([]);
   });
 
@@ -43,5 +58,8 @@ describe('agents configuration', () => {
     expect(bad({}, { AION_AGENTS: '{"x": {"command": "c", "env": {"A": 1}}}' })).toThrow('AION_AGENTS.x: env must be an object of strings');
     expect(bad({}, { AION_AGENT_IDLE: 'soon' })).toThrow('AION_AGENT_IDLE must be a duration like 10m, 30s or 500ms; got soon');
     expect(bad({}, { AION_AGENT_MAX: '0' })).toThrow('AION_AGENT_MAX must be a positive whole number; got 0');
+    expect(bad({}, { AION_AGENT_PER_OPERATOR: 'x' })).toThrow('AION_AGENT_PER_OPERATOR must be a positive whole number; got x');
+    expect(bad({}, { AION_AGENTS: '{"x": {"command": "c", "allow_hosts": ["http://a"]}}' })).toThrow(/AION_AGENTS.x: allow_hosts must be an array of host names/);
+    expect(bad({}, { AION_AGENTS: '{"x": {"command": "c", "sandbox": "no"}}' })).toThrow('AION_AGENTS.x: sandbox must be true or false');
   });
 });

@@ -76,17 +76,26 @@ describe('lifecycle', () => {
     expect(lastAnswer(answer.body as Thread)).toMatchObject({ stop_reason: 'refusal', text: 'not that' });
   });
 
-  it('runs at most AION_AGENT_MAX agents: over it 503 with a sentence, and the message is kept', async () => {
+  it('counts busy agents against AION_AGENT_MAX: an idle one is stopped to make room', async () => {
     const first = await openThread(adaCapped);
     const second = await openThread(adaCapped);
     expect((await adaCapped.post(`/api/v1/assistant/threads/${first}/messages`, { text: '/say one' })).status).toBe(200);
-    const over = await adaCapped.post(`/api/v1/assistant/threads/${second}/messages`, { text: '/say two' });
+    const idlePid = capped.services.agents.pidOf(first) ?? 0;
+    expect(alive(idlePid)).toBe(true);
+    const next = await adaCapped.post(`/api/v1/assistant/threads/${second}/messages`, { text: '/say two' });
+    expect(next.status).toBe(200);
+    expect(capped.services.agents.pidOf(first)).toBeUndefined();
+    await waitFor(() => !alive(idlePid));
+    // While one answers, the one slot is taken: 503 with the sentence, and the message is kept.
+    const busy = adaCapped.post(`/api/v1/assistant/threads/${second}/messages`, { text: '/slow 1500' });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const over = await adaCapped.post(`/api/v1/assistant/threads/${first}/messages`, { text: '/say three' });
     expect(over.status).toBe(503);
-    expect((over.body as { error: string }).error).toMatch(/already runs 1 agents, its limit \(AION_AGENT_MAX\).*your message is kept/);
-    expect((await adaCapped.delete(`/api/v1/assistant/threads/${first}`)).status).toBe(204);
-    const now = await adaCapped.post(`/api/v1/assistant/threads/${second}/messages`, { text: '/say two again' });
+    expect((over.body as { error: string }).error).toMatch(/1 agents are answering on this server, its limit \(AION_AGENT_MAX\).*your message is kept/);
+    expect((await busy).status).toBe(200);
+    const now = await adaCapped.post(`/api/v1/assistant/threads/${first}/messages`, { text: '/say three again' });
     expect(now.status).toBe(200);
-    expect((now.body as Thread).messages.map((m) => m.text)).toEqual(['/say two', '/say two again', 'two again']);
+    expect((now.body as Thread).messages.map((m) => m.text)).toEqual(['/say one', 'one', '/say three', '/say three again', 'three again']);
   });
 });
 

@@ -9,9 +9,16 @@ const agentSchema = {
     name: { type: 'string' },
     title: { type: 'string' },
     available: { type: 'boolean' },
-    sentence: { type: 'string', description: 'Why it is not available (command not found, failed to initialize); "" when it is.' },
+    sentence: {
+      type: 'string',
+      description: 'Why it is not available (command not found, its sandbox cannot start, failed to initialize or to open a session); "" when it is.',
+    },
+    sandboxed: {
+      type: 'boolean',
+      description: 'False when it runs outside the OS sandbox: the admin set "sandbox": false, or (the demo agent) none can start here.',
+    },
   },
-  required: ['name', 'title', 'available', 'sentence'],
+  required: ['name', 'title', 'available', 'sentence', 'sandboxed'],
   additionalProperties: false,
 } as const;
 

@@ -89,6 +89,8 @@ export interface Agent {
   available: boolean;
   /** Why it is not available; "" when it is. */
   sentence: string;
+  /** False when it runs outside the OS sandbox (the admin turned it off). */
+  sandboxed: boolean;
 }
 
 /** A thread's model token totals (GET …/threads/{id}/usage). */

@@ -1,5 +1,6 @@
 // Who holds a new conversation: the built-in assistant or a configured ACP
-// agent. One that cannot start is listed disabled, with the sentence why.
+// agent. One that cannot start is listed disabled, with the sentence why; one
+// that runs outside the OS sandbox carries a warning, in the list and beside it.
 import type { Agent, AssistantStatus } from '../api/types';
 
 /** The built-in assistant's value in the picker. */
@@ -13,7 +14,9 @@ interface Props {
 }
 
 export function HolderPicker({ status, agents, value, onChange }: Props) {
+  const unsandboxed = agents.find((a) => a.name === value && !a.sandboxed);
   return (
+    <>
     <label className="holder-picker">
       <span className="visually-hidden">Conversation with</span>
       <select value={value} onChange={(e) => onChange(e.target.value)}>
@@ -25,10 +28,17 @@ export function HolderPicker({ status, agents, value, onChange }: Props) {
           <option key={agent.name} value={agent.name} disabled={!agent.available} title={agent.sentence}>
             {agent.title}
             {agent.available ? '' : ` — ${agent.sentence}`}
+            {agent.available && !agent.sandboxed ? ' — not sandboxed' : ''}
           </option>
         ))}
       </select>
     </label>
+    {unsandboxed && (
+      <span className="warning small" role="note">
+        {unsandboxed.title} runs without a sandbox: it can read what the server can
+      </span>
+    )}
+    </>
   );
 }
 

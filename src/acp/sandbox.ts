@@ -1,0 +1,390 @@
+// The OS sandbox an agent process runs in, built on @anthropic-ai/sandbox-runtime
+// (Linux: bubblewrap, a seccomp helper, and a filtering proxy reached through
+// socat). One library session serves every agent of this process: it is a
+// process-wide singleton whose proxy starts once; each agent gets its own
+// filesystem rules per wrap and its own network allow list, registered under
+// an unguessable id that only its sandbox's proxy credentials carry.
+//
+// Inside, an agent
+// - sees the host read-only, without the denied folders (the data folder), the
+//   server's home, or its sibling scratch folders; writes only its scratch;
+// - has its own pid namespace (the server's processes and /proc/<pid>/environ
+//   unseen), no new privileges, and, where the server runs as root, runs as
+//   `nobody` (bubblewrap's own user namespace would map it to the real root,
+//   the owner of every root file, so the uid is dropped before bwrap runs);
+// - has its own network namespace with only loopback: it reaches the world
+//   through the proxy (HTTP_PROXY & co. set by the library) which lets through
+//   Aion's URL and the agent's allow_hosts only. Loopback targets (Aion, a
+//   local model API) get a relay on the same port inside the sandbox that
+//   tunnels through the proxy, so clients that ignore proxy variables (Node's
+//   fetch) reach them at their usual URL.
+import { randomBytes } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
+import { access, chmod, chown, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import type { FilesystemPathEntry, SandboxManager, SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+
+export interface SandboxSpec {
+  /** The agent's own folder, outside the data folder: HOME and cwd are inside; the only writable place. Its parent is hidden from the agent (it holds the other agents' folders). */
+  scratch: string;
+  /** Folders (or files) the agent must not read, e.g. the data folder. */
+  denyRead: string[];
+  /** Hosts it may reach besides Aion: `api.anthropic.com`, `*.example.com`, `127.0.0.1:8181` (a loopback host needs its port). */
+  allowHosts: string[];
+  /** Aion's own base URL, e.g. http://127.0.0.1:8080 (its /mcp). */
+  aionUrl: string;
+}
+
+export interface SandboxedCommand {
+  command: string;
+  args: string[];
+  /** The environment to spawn with: the agent's own (the sandbox adds its proxy variables inside). */
+  env: Record<string, string>;
+  /** Spawn as this user (set where the server runs as root). */
+  uid?: number;
+  gid?: number;
+  /** Releases what the sandbox holds for this process (its network allow list, the library's mount bookkeeping); call once it has exited. */
+  dispose(): Promise<void>;
+}
+
+/** Where the library's own relays listen inside every sandbox (its HTTP and SOCKS proxies). */
+const LIBRARY_PROXY_PORTS = new Set([3128, 1080]);
+const PROXY_PORT = 3128;
+/** How long the sandbox that sandboxProblem() starts may take. */
+const PROBE_TIMEOUT_MS = 10_000;
+const INSTALL = 'install bubblewrap, socat and ripgrep (Debian/Ubuntu: apt-get install bubblewrap socat ripgrep)';
+
+interface Runtime {
+  manager: typeof SandboxManager;
+  bash: string;
+  socat: string;
+  /** The user agents run as, when the server is root; null: as the server's own user. */
+  user: { uid: number; gid: number } | null;
+}
+
+class SandboxUnavailable extends Error {}
+
+let runtime: Promise<Runtime> | undefined;
+
+/** null when sandboxes can start here, else the sentence saying what to install or enable. */
+export async function sandboxProblem(): Promise<string | null> {
+  try {
+    await started();
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** The command that runs `command args` with env `env` inside a sandbox per `spec`. */
+export async function sandboxed(command: string, args: string[], env: Record<string, string>, spec: SandboxSpec): Promise<SandboxedCommand> {
+  return wrap(await started(), command, args, env, spec);
+}
+
+async function wrap(
+  { manager, bash, socat, user }: Runtime,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  spec: SandboxSpec,
+): Promise<SandboxedCommand> {
+  const scratch = path.resolve(spec.scratch);
+  const denyRead = spec.denyRead.map((entry) => path.resolve(entry));
+  const inside = denyRead.find((denied) => isAtOrUnder(scratch, denied));
+  if (inside) throw new Error(`the scratch folder ${scratch} must be outside the denied folder ${inside}`);
+  if (path.dirname(scratch) === scratch || path.dirname(scratch) === '/') throw new Error(`the scratch folder ${scratch} needs a parent folder of its own (its siblings are hidden from the agent)`);
+
+  const aion = new URL(spec.aionUrl);
+  const aionHost = `${aion.hostname}:${aion.port || (aion.protocol === 'https:' ? '443' : '80')}`;
+  const allowed = [aionHost, ...spec.allowHosts];
+  const relays = loopbackRelays(allowed);
+  const clash = relays.find((relay) => LIBRARY_PROXY_PORTS.has(relay.port));
+  if (clash) throw new Error(`${clash.host}:${clash.port} cannot be reached from the sandbox: its port is where the sandbox's own proxy listens; use another port`);
+
+  const tmp = env.TMPDIR ?? path.join(scratch, 'tmp');
+  if (!env.TMPDIR) await mkdir(tmp, { recursive: true, mode: 0o700 });
+  if (user) {
+    await reachable(scratch, user, `the scratch folder ${scratch}`);
+    const found = await resolveCommand(command, env.PATH ?? '');
+    if (found) await reachable(found, user, `the agent's command ${found}`);
+    // The agent writes its own folder as the uid it runs as.
+    await chownTree(scratch, user);
+  }
+
+  // Hidden too: the scratch's siblings (other agents' folders: same uid), and
+  // the server's home folders the library would otherwise keep writable.
+  const hidden = [...denyRead, path.dirname(scratch), ...(await existing(convenienceDirs()))];
+  const filesystem = {
+    denyRead: literal(user ? await Promise.all(hidden.map((entry) => firstUnreachable(entry, user))) : hidden),
+    allowWrite: literal([scratch]),
+    // Kept writable by the library whatever the rules; shared by every sandbox.
+    denyWrite: literal(await existing(['/tmp/claude'])),
+  };
+
+  const commandId = randomBytes(16).toString('base64url');
+  manager.registerCommandNetworkLists(commandId, { allowedDomains: allowed });
+  let wrapped: string;
+  try {
+    wrapped = await manager.wrapWithSandbox(innerScript(command, args, { tmp, relays, socat }), bash, { filesystem }, undefined, { commandId });
+  } catch (error) {
+    manager.unregisterCommandNetworkLists(commandId);
+    throw error;
+  }
+  let disposed = false;
+  return {
+    command: bash,
+    // `exec`: the spawned pid is bwrap's, whose death (--die-with-parent) ends the whole namespace.
+    args: ['-c', `exec ${wrapped}`],
+    env: { ...env },
+    ...(user ?? {}),
+    dispose: async () => {
+      if (disposed) return;
+      disposed = true;
+      manager.unregisterCommandNetworkLists(commandId);
+      manager.cleanupAfterCommand();
+    },
+  };
+}
+
+function started(): Promise<Runtime> {
+  runtime ??= start();
+  return runtime;
+}
+
+async function start(): Promise<Runtime> {
+  if (process.platform !== 'linux') throw new SandboxUnavailable(`the agent sandbox needs Linux with bubblewrap; this is ${process.platform}`);
+  const [bwrap, socat, rg, bash] = await Promise.all(['bwrap', 'socat', 'rg', 'bash'].map(which));
+  const missing = [bwrap ? null : 'bubblewrap', socat ? null : 'socat', rg ? null : 'ripgrep', bash ? null : 'bash'].filter((name) => name !== null);
+  if (!bwrap || !socat || !rg || !bash) throw new SandboxUnavailable(`${missing.join(', ')} not found on PATH: ${INSTALL}`);
+  const { SandboxManager: manager } = await import('@anthropic-ai/sandbox-runtime');
+  const config: SandboxRuntimeConfig = {
+    // No host for everyone: each agent's list is registered with its command.
+    network: { allowedDomains: [], deniedDomains: [] },
+    filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+    bwrapPath: bwrap,
+    socatPath: socat,
+    ripgrep: { command: rg },
+    // The library scans the server's working folder for dangerous files to
+    // protect from writes; no agent can write there, so keep the scan short.
+    mandatoryDenySearchDepth: 1,
+  };
+  const deps = await manager.checkDependenciesAsync({ command: rg });
+  if (deps.errors.length > 0) throw new SandboxUnavailable(`${deps.errors.join('; ')}: ${INSTALL}`);
+  // Without its seccomp helper the library would run agents with Unix sockets open.
+  if (deps.warnings.some((warning) => warning.includes('seccomp'))) {
+    throw new SandboxUnavailable(`the sandbox library has no seccomp helper for ${process.arch}: run on x64 or arm64`);
+  }
+  const signals = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
+  await manager.initialize(config);
+  // The library listens for SIGINT/SIGTERM to clean up, which would keep a
+  // process without handlers of its own from stopping; the server decides
+  // how it stops, and the library's 'exit' handler still cleans up.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(signal)) if (!signals[signal].includes(listener)) process.removeListener(signal, listener);
+  }
+  const user = process.geteuid?.() === 0 ? await nobody() : null;
+  const socket = manager.getLinuxHttpSocketPath();
+  // The proxy's socket is made by root; the agents' uid must connect to it (it still asks for the proxy's token).
+  if (user && socket) await chown(socket, user.uid, user.gid);
+  const ready: Runtime = { manager, bash, socat, user };
+  await probe(ready);
+  return ready;
+}
+
+/** One sandbox started and stopped, so a machine that cannot run them says why before an agent needs one. */
+async function probe(ready: Runtime): Promise<void> {
+  const parent = await mkdtemp(path.join(os.tmpdir(), 'aion-sandbox-probe-'));
+  try {
+    const scratch = path.join(parent, 'scratch');
+    await mkdir(scratch, { mode: 0o700 });
+    if (ready.user) await chown(scratch, ready.user.uid, ready.user.gid);
+    // mkdtemp makes it 0700: the agent's uid only passes through.
+    if (ready.user) await chmod(parent, 0o711);
+    const sandbox = await wrap(ready, 'true', [], { PATH: '/usr/bin:/bin', HOME: scratch }, { scratch, denyRead: [], allowHosts: [], aionUrl: 'http://127.0.0.1:9' });
+    try {
+      const child = spawn(sandbox.command, sandbox.args, { cwd: scratch, env: sandbox.env, uid: sandbox.uid, gid: sandbox.gid, stdio: ['ignore', 'ignore', 'pipe'] });
+      let said = '';
+      child.stderr.on('data', (chunk: Buffer) => (said += chunk.toString('utf8')));
+      const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS);
+      const code = await new Promise<number | null>((resolve) => {
+        child.once('error', () => resolve(null));
+        child.once('exit', (exitCode) => resolve(exitCode));
+      });
+      clearTimeout(timer);
+      if (code !== 0) throw new SandboxUnavailable(probeSentence(said.trim() || `it exited with ${code}`));
+    } finally {
+      await sandbox.dispose();
+    }
+  } finally {
+    await rm(parent, { recursive: true, force: true });
+  }
+}
+
+function probeSentence(said: string): string {
+  const first = said.split('\n').find((line) => line.trim() !== '') ?? said;
+  if (/namespace|uid map|setting up uid|Operation not permitted|No permissions/i.test(said)) {
+    return `bubblewrap could not create its namespaces (${first.slice(0, 200)}): enable unprivileged user namespaces (sysctl user.max_user_namespaces > 0, kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0), or in a container allow them (e.g. Docker --security-opt seccomp=unconfined --security-opt apparmor=unconfined)`;
+  }
+  return `a test sandbox failed to start: ${first.slice(0, 300)}`;
+}
+
+interface Relay {
+  host: string;
+  port: number;
+}
+
+/** The loopback targets among the allowed hosts, one relay per port: inside, loopback is the sandbox's own. */
+function loopbackRelays(allowed: string[]): Relay[] {
+  const relays = new Map<number, Relay>();
+  for (const entry of allowed) {
+    const match = /^(localhost|127(?:\.\d{1,3}){3}):(\d{1,5})$/i.exec(entry);
+    if (!match?.[1] || !match[2]) continue;
+    const port = Number(match[2]);
+    if (!relays.has(port)) relays.set(port, { host: match[1].toLowerCase(), port });
+  }
+  return [...relays.values()];
+}
+
+/**
+ * The script the agent is exec'd from, inside the sandbox (bash, under the
+ * seccomp filter): TMPDIR back to the agent's (the library sets its own);
+ * NO_PROXY to loopback only (the library's also names private ranges, which
+ * the sandbox cannot reach but through the proxy); Node's fetch told to use
+ * the proxy variables where it can (Node 22.21+, 24); then one socat relay
+ * per loopback target, through the proxy with this sandbox's credentials,
+ * waited for until it listens (bash builtins only: nothing slower).
+ */
+function innerScript(command: string, args: string[], { tmp, relays, socat }: { tmp: string; relays: Relay[]; socat: string }): string {
+  const lines = [
+    `export TMPDIR=${quote(tmp)}`,
+    'export NO_PROXY=localhost,127.0.0.1,::1 no_proxy=localhost,127.0.0.1,::1',
+    'export NODE_USE_ENV_PROXY="${NODE_USE_ENV_PROXY:-1}"',
+  ];
+  if (relays.length > 0) {
+    // The proxy's user (percent-encoded base64) and token, as HTTP_PROXY carries them.
+    lines.push('_aion_auth=${HTTP_PROXY#*://}; _aion_auth=${_aion_auth%@*}; _aion_auth=${_aion_auth//%3D/=}; _aion_auth=${_aion_auth//%2B/+}; _aion_auth=${_aion_auth//%2F//}');
+    for (const { host, port } of relays) {
+      const target = `PROXY:127.0.0.1:${host}:${port},proxyport=${PROXY_PORT},proxyauth="$_aion_auth"`;
+      lines.push(
+        `{ ${quote(socat)} TCP6-LISTEN:${port},ipv6only=0,fork,reuseaddr ${target} || exec ${quote(socat)} TCP4-LISTEN:${port},fork,reuseaddr ${target}; } </dev/null >/dev/null 2>&1 &`,
+      );
+    }
+    const ports = relays.map(({ port }) => port.toString(16).toUpperCase().padStart(4, '0')).join(' ');
+    lines.push(
+      `_aion_want='${ports}'; _aion_since=`,
+      'while [ -n "$_aion_want" ]; do',
+      '  _aion_left=',
+      '  for _aion_port in $_aion_want; do',
+      '    _aion_seen=',
+      '    for _aion_table in /proc/net/tcp6 /proc/net/tcp; do',
+      '      [ -r "$_aion_table" ] || continue',
+      '      while read -r _ _aion_local _ _aion_state _; do',
+      '        case "$_aion_local $_aion_state" in *":$_aion_port 0A") _aion_seen=1; break ;; esac',
+      '      done < "$_aion_table"',
+      '      [ -n "$_aion_seen" ] && break',
+      '    done',
+      '    [ -n "$_aion_seen" ] || _aion_left="$_aion_left $_aion_port"',
+      '  done',
+      '  _aion_want=$_aion_left',
+      '  read -r _aion_now _ < /proc/uptime || break',
+      '  _aion_now=$((10#${_aion_now/./}))',
+      '  [ $((_aion_now - ${_aion_since:=$_aion_now})) -lt 100 ] || break',
+      'done',
+      'unset _aion_auth _aion_want _aion_since _aion_left _aion_port _aion_seen _aion_table _aion_local _aion_state _aion_now',
+    );
+  }
+  lines.push(`exec ${[command, ...args].map(quote).join(' ')}`);
+  return lines.join('\n');
+}
+
+function quote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Paths as paths, never as the library's glob patterns. */
+function literal(paths: string[]): FilesystemPathEntry[] {
+  return [...new Set(paths)].map((entry) => ({ path: entry, literal: true as const }));
+}
+
+function isAtOrUnder(candidate: string, folder: string): boolean {
+  const relative = path.relative(folder, candidate);
+  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+}
+
+/** The server's home folders the library keeps writable unless they are read-denied. */
+function convenienceDirs(): string[] {
+  return [path.join(os.homedir(), '.npm', '_logs'), path.join(os.homedir(), '.claude', 'debug')];
+}
+
+async function existing(paths: string[]): Promise<string[]> {
+  const found = await Promise.all(paths.map((entry) => lstat(entry).then(() => entry, () => null)));
+  return found.filter((entry) => entry !== null);
+}
+
+function searchable(info: Stats, { uid, gid }: { uid: number; gid: number }): boolean {
+  const bits = info.uid === uid ? 0o100 : info.gid === gid ? 0o010 : 0o001;
+  return (info.mode & bits) !== 0;
+}
+
+/**
+ * bwrap runs as the agent's uid, so it cannot mount over a path it cannot
+ * reach: a denied path below a folder that uid cannot enter is replaced by
+ * that folder (nothing under it was readable to the agent anyway).
+ */
+async function firstUnreachable(entry: string, user: { uid: number; gid: number }): Promise<string> {
+  const parts = entry.split(path.sep).filter(Boolean);
+  for (let depth = 1; depth < parts.length; depth += 1) {
+    const folder = path.sep + parts.slice(0, depth).join(path.sep);
+    const info = await stat(folder).catch(() => null);
+    if (!info) return entry;
+    if (!searchable(info, user)) return folder;
+  }
+  return entry;
+}
+
+/** Throws the sentence when `target` lies below a folder the agent's uid cannot enter. */
+async function reachable(target: string, user: { uid: number; gid: number }, what: string): Promise<void> {
+  const blocked = await firstUnreachable(target, user);
+  if (blocked !== target) {
+    const mode = ((await stat(blocked)).mode & 0o777).toString(8).padStart(4, '0');
+    throw new Error(
+      `${what} is not reachable by uid ${user.uid}, as which the sandbox runs agents when the server runs as root: ${blocked} is mode ${mode}; make it searchable (chmod o+x) or move it`,
+    );
+  }
+}
+
+async function chownTree(folder: string, { uid, gid }: { uid: number; gid: number }): Promise<void> {
+  const info = await lstat(folder);
+  if (info.uid !== uid || info.gid !== gid) await chown(folder, uid, gid);
+  if (!info.isDirectory()) return;
+  for (const entry of await readdir(folder)) await chownTree(path.join(folder, entry), { uid, gid });
+}
+
+async function which(name: string): Promise<string | null> {
+  for (const folder of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(folder, name);
+    if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+  }
+  return null;
+}
+
+/** The file `command` names on `PATH` (as spawn would find it), or null. */
+async function resolveCommand(command: string, searchPath: string): Promise<string | null> {
+  if (command.includes('/')) return path.resolve(command);
+  for (const folder of searchPath.split(path.delimiter).filter(Boolean)) {
+    const candidate = path.join(folder, command);
+    if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
+  }
+  return null;
+}
+
+/** The `nobody` user and its group, from /etc/passwd (65534 where it has none). */
+async function nobody(): Promise<{ uid: number; gid: number }> {
+  const passwd = await readFile('/etc/passwd', 'utf8').catch(() => '');
+  const fields = passwd.split('\n').find((line) => line.startsWith('nobody:'))?.split(':');
+  const uid = Number(fields?.[2]);
+  const gid = Number(fields?.[3]);
+  return Number.isInteger(uid) && Number.isInteger(gid) && uid > 0 ? { uid, gid } : { uid: 65534, gid: 65534 };
+}

@@ -1,0 +1,165 @@
+// The permission rule for agents' requests, on the shapes the real agents
+// send: kind first (a shell, a fetch, a delete, a move, an unknown kind are
+// refused whatever their title or markers claim), then an Aion tool known
+// only by its agent's structured marker for the `aion` server (never by its
+// title), then an edit of the shared document alone. And the choice of the
+// mode and options that make an agent ask, and of its authentication.
+import type * as acp from '@agentclientprotocol/sdk';
+import { describe, expect, it } from 'vitest';
+import { authenticationFor } from '../../src/acp/authentication.js';
+import { askingModeOf, askingOptionsOf } from '../../src/acp/modes.js';
+import { aionToolOf, decidePermission, type PermissionContext } from '../../src/acp/permissions.js';
+
+const SHARED = '/scratch/work/app.yaml';
+const TOOLS = new Set(['read_document', 'write_document', 'deploy', 'assistant_document_edit']);
+
+function contextFor(edits: string[] = []): PermissionContext {
+  return {
+    sharedPath: SHARED,
+    isAionTool: (name) => TOOLS.has(name),
+    knownKind: null,
+    editShared: async (_old, text) => void edits.push(text),
+  };
+}
+
+const ask = (toolCall: Partial<acp.ToolCallUpdate>, context = contextFor()) =>
+  decidePermission({ sessionId: 's', toolCall: { toolCallId: 't-1', ...toolCall }, options: [] }, context);
+
+describe('by kind first', () => {
+  it.each(['execute', 'fetch', 'delete', 'move', 'launch_missiles'])('refuses kind %s whatever its title or markers say', async (kind) => {
+    const decision = await ask({
+      kind: kind as acp.ToolKind,
+      title: 'deploy',
+      toolCallId: 'mcp_aion_deploy__1',
+      _meta: { claudeCode: { toolName: 'mcp__aion__deploy' } },
+    });
+    expect(decision.allowed).toBe(false);
+  });
+
+  it('refuses a shell titled like an Aion tool, and says there is no shell', async () => {
+    expect(await ask({ kind: 'execute', title: 'read_document' })).toEqual({
+      allowed: false,
+      sentence: 'Aion gives agents no shell: they run on the server’s host',
+    });
+  });
+
+  it('refuses an execute carrying a diff of the shared document, and leaves the buffer alone', async () => {
+    const edits: string[] = [];
+    const decision = await ask({ kind: 'execute', content: [{ type: 'diff', path: SHARED, oldText: 'a', newText: 'b' }] }, contextFor(edits));
+    expect(decision.allowed).toBe(false);
+    expect(edits).toEqual([]);
+  });
+
+  it('takes the kind of an earlier update of the same call when the request names none', async () => {
+    const context = { ...contextFor(), knownKind: 'execute' as const };
+    expect((await ask({ _meta: { claudeCode: { toolName: 'mcp__aion__read_document' } } }, context)).allowed).toBe(false);
+  });
+});
+
+describe('then by verified identity, never by title', () => {
+  it('refuses a call titled with an Aion tool’s name and no marker', async () => {
+    for (const title of ['read_document', 'mcp__aion__read_document', 'read_document (aion MCP Server)', 'aion-read_document']) {
+      expect((await ask({ kind: 'other', title })).allowed).toBe(false);
+    }
+  });
+
+  it('allows Claude’s mcp__aion__ tool name in _meta.claudeCode', async () => {
+    expect(await ask({ title: 'anything', _meta: { claudeCode: { toolName: 'mcp__aion__read_document' } } })).toEqual({ allowed: true });
+    expect((await ask({ _meta: { claudeCode: { toolName: 'mcp__other__read_document' } } })).allowed).toBe(false);
+    expect((await ask({ _meta: { claudeCode: { toolName: 'Bash' } } })).allowed).toBe(false);
+  });
+
+  it('allows Gemini’s mcp_aion_ call ids, and no other server’s', async () => {
+    expect(await ask({ kind: 'other', toolCallId: 'mcp_aion_read_document__1764590000' })).toEqual({ allowed: true });
+    expect((await ask({ kind: 'other', toolCallId: 'mcp_evil_read_document__1' })).allowed).toBe(false);
+    expect((await ask({ kind: 'other', toolCallId: 'run_shell_command__1' })).allowed).toBe(false);
+  });
+
+  it('allows Codex’s MCP approvals for the aion server', async () => {
+    const codex = (server: string) => ({
+      title: 'Approve MCP tool call',
+      rawInput: { server_name: server, tool_name: 'write_document', arguments: {} },
+      _meta: { codex_approval_kind: 'mcp_tool_call' },
+    });
+    expect(await ask(codex('aion'))).toEqual({ allowed: true });
+    expect((await ask(codex('other'))).allowed).toBe(false);
+  });
+
+  it('refuses a tool of the aion server that Aion does not serve this conversation', async () => {
+    expect(await ask({ _meta: { claudeCode: { toolName: 'mcp__aion__drop_database' } } })).toEqual({
+      allowed: false,
+      sentence: 'Aion serves no tool drop_database to this conversation',
+    });
+  });
+
+  it('names the Aion tool of each agent’s marker', () => {
+    expect(aionToolOf({ toolCallId: 'x', _meta: { claudeCode: { toolName: 'mcp__aion__deploy' } } })).toBe('deploy');
+    expect(aionToolOf({ toolCallId: 'mcp_aion_assistant_document_edit__7' })).toBe('assistant_document_edit');
+    expect(aionToolOf({ toolCallId: 'x', title: 'deploy' })).toBeNull();
+  });
+});
+
+describe('an edit', () => {
+  it('of the shared document alone is applied to the buffer and allowed', async () => {
+    const edits: string[] = [];
+    const decision = await ask({ kind: 'edit', content: [{ type: 'diff', path: SHARED, oldText: 'a', newText: 'b' }] }, contextFor(edits));
+    expect(decision).toEqual({ allowed: true });
+    expect(edits).toEqual(['b']);
+  });
+
+  it('touching any other file is refused, and nothing of it applied', async () => {
+    const edits: string[] = [];
+    const content: acp.ToolCallContent[] = [
+      { type: 'diff', path: SHARED, oldText: 'a', newText: 'b' },
+      { type: 'diff', path: '/etc/passwd', oldText: null, newText: 'root::0:0' },
+    ];
+    expect((await ask({ kind: 'edit', content }, contextFor(edits))).allowed).toBe(false);
+    expect(edits).toEqual([]);
+  });
+});
+
+describe('asking before acting', () => {
+  const modes = (ids: string[], current = ids[0] ?? '') => ({ currentModeId: current, availableModes: ids.map((id) => ({ id, name: id })) });
+
+  it('picks the asking mode by meaning, plain or URL-style', () => {
+    expect(askingModeOf(modes(['bypassPermissions', 'default'], 'bypassPermissions'))).toEqual({ set: 'default' });
+    expect(askingModeOf(modes(['default', 'acceptEdits']))).toEqual({ set: null });
+    expect(askingModeOf(modes(['read-only', 'auto', 'full-access'], 'auto'))).toEqual({ set: 'read-only' });
+    const url = 'https://agentclientprotocol.com/protocol/session-modes#';
+    expect(askingModeOf(modes([`${url}autopilot`, `${url}agent`, `${url}plan`]))).toEqual({ set: `${url}agent` });
+    expect(askingModeOf(modes(['yolo', 'autopilot']))).toEqual({ none: 'yolo, autopilot' });
+    expect(askingModeOf(null)).toEqual({ set: null });
+  });
+
+  it('turns off options that skip asking', () => {
+    const allowAll: acp.SessionConfigOption = {
+      id: 'allow_all',
+      name: 'Allow all tools',
+      type: 'select',
+      currentValue: 'on',
+      options: [
+        { value: 'on', name: 'On' },
+        { value: 'off', name: 'Off' },
+      ],
+    };
+    expect(askingOptionsOf([allowAll])).toEqual([{ sessionId: '', configId: 'allow_all', value: 'off' }]);
+    expect(askingOptionsOf([{ ...allowAll, currentValue: 'off' }])).toEqual([]);
+    expect(askingOptionsOf([{ id: 'yolo', name: 'YOLO', type: 'boolean', currentValue: true }])).toEqual([
+      { sessionId: '', configId: 'yolo', type: 'boolean', value: false },
+    ]);
+    const model: acp.SessionConfigOption = { id: 'model', name: 'Model', type: 'select', currentValue: 'a', options: [{ value: 'a', name: 'A' }] };
+    expect(askingOptionsOf([model])).toEqual([]);
+  });
+});
+
+describe('authentication', () => {
+  it('uses the method whose variables the agent was given, else names them', () => {
+    const methods: acp.AuthMethod[] = [
+      { id: 'oauth', name: 'Log in with Google' },
+      { id: 'gemini-api-key', name: 'Use Gemini API key', description: 'Requires setting the `GEMINI_API_KEY` environment variable' },
+    ];
+    expect(authenticationFor(methods, { GEMINI_API_KEY: 'k' })).toEqual({ methodId: 'gemini-api-key' });
+    expect(authenticationFor(methods, {})).toEqual({ missing: 'pass it GEMINI_API_KEY (its "env" or "pass_env" in AION_AGENTS)' });
+    expect(authenticationFor([{ id: 'oauth', name: 'Log in' }], {})).toEqual({ missing: expect.stringContaining('no method Aion can use') });
+  });
+});
