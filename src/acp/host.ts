@@ -20,6 +20,7 @@ import { notFound, unavailable } from '../errors.js';
 import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import type { Executor } from '../tools/executor.js';
+import { prepareAgentHome } from './agent-home.js';
 import type { AgentAnswer } from './answer.js';
 import { launchOf, sandboxSentence, type LaunchPlan } from './launch.js';
 import type { AgentSession } from './session.js';
@@ -160,6 +161,7 @@ export class AgentHost {
     // 0700: its own; the agent alone (and the server) may enter.
     await mkdir(folders.home, { recursive: true, mode: 0o700 });
     await mkdir(folders.work, { recursive: true, mode: 0o700 });
+    await prepareAgentHome(folders.home);
     let plan: LaunchPlan | null = null;
     try {
       plan = await launchOf(agent, folders, { dataDir: this.deps.config.dataDir, serverUrl: this.serverUrl, path: this.deps.config.agentPath });

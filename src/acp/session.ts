@@ -125,10 +125,10 @@ export async function openSession(
   const abort = () => void opening.close();
   signal.addEventListener('abort', abort, { once: true });
   try {
-    const mcpServers = [aionMcpServer(host.serverUrl, credential.token, agent.capabilities)];
+    const setup = sessionSetup(host.serverUrl, credential.token, agent.capabilities);
     const canLoad = agent.capabilities.loadSession === true && thread.agentSession !== null;
-    const opened = canLoad ? await loadSession(agent, thread.agentSession ?? '', folders.work, mcpServers) : null;
-    const session = opened ?? (await newSession(agent, folders.work, mcpServers));
+    const opened = canLoad ? await loadSession(agent, thread.agentSession ?? '', folders.work, setup) : null;
+    const session = opened ?? (await newSession(agent, folders.work, setup));
     opening.sessionId = session.sessionId;
     opening.needsTranscript = opened === null;
     await askBeforeActing(agent, session);
@@ -150,28 +150,26 @@ interface OpenedSession {
 }
 
 /** session/new; when the agent answers that it needs authentication, `authenticate` as it offers, then again. */
-async function newSession(agent: AgentProcess, cwd: string, mcpServers: acp.McpServer[]): Promise<OpenedSession> {
-  const request: acp.NewSessionRequest = {
-    cwd,
-    mcpServers,
-    // Agents that can work without asking are told to use no tools of their own (claude-agent-acp reads these).
-    _meta: { disableBuiltInTools: true, claudeCode: { options: { tools: [] } } },
-  };
+async function newSession(agent: AgentProcess, cwd: string, setup: SessionSetup): Promise<OpenedSession> {
+  const request: acp.NewSessionRequest = { cwd, ...setup };
   try {
     return await agent.agent.request('session/new', request);
   } catch (error) {
     if ((error as { code?: unknown }).code !== AUTH_REQUIRED) throw error;
     const method = authenticationFor(agent.authMethods, agent.config.env);
-    if ('missing' in method) throw new AgentStartError(`${agent.config.name} needs to authenticate: ${method.missing}`);
+    if ('missing' in method) {
+      throw new AgentStartError(`${agent.config.name} needs to authenticate (it said: ${agent.why(error).slice(0, 200)}): ${method.missing}`);
+    }
     await agent.agent.request('authenticate', { methodId: method.methodId });
     return agent.agent.request('session/new', request);
   }
 }
 
 /** session/load of the stored session; null when the agent no longer has it. */
-async function loadSession(agent: AgentProcess, sessionId: string, cwd: string, mcpServers: acp.McpServer[]): Promise<OpenedSession | null> {
+async function loadSession(agent: AgentProcess, sessionId: string, cwd: string, setup: SessionSetup): Promise<OpenedSession | null> {
   try {
-    const loaded = await agent.agent.request('session/load', { sessionId, cwd, mcpServers });
+    // The same _meta as a new session's: a loaded session gets its own tool set afresh.
+    const loaded = await agent.agent.request('session/load', { sessionId, cwd, ...setup });
     return { sessionId, modes: loaded.modes ?? null, configOptions: loaded.configOptions ?? null };
   } catch {
     return null;
@@ -188,23 +186,48 @@ async function askBeforeActing(agent: AgentProcess, session: OpenedSession): Pro
     throw new AgentStartError(`${agent.config.name} offers no mode that asks before acting (it offers ${mode.none})`);
   }
   if (mode.set !== null) await agent.agent.request('session/set_mode', { sessionId: session.sessionId, modeId: mode.set });
-  const options = askingOptionsOf(session.configOptions);
+  // Modes offered both ways are set once, as modes.
+  const offered = session.modes?.availableModes.length ? session.configOptions?.filter((o) => o.category !== 'mode') : session.configOptions;
+  const options = askingOptionsOf(offered);
   if ('none' in options) throw new AgentStartError(`${agent.config.name} cannot be made to ask before acting: ${options.none}`);
   for (const change of options) await agent.agent.request('session/set_config_option', { ...change, sessionId: session.sessionId });
 }
 
-/** Aion's own /mcp with the thread's credential: over HTTP where the agent can, else `ops mcp` on stdio. */
-function aionMcpServer(serverUrl: string, token: string, capabilities: acp.AgentCapabilities): acp.McpServer {
-  if (capabilities.mcpCapabilities?.http) {
-    return { type: 'http', name: AION_MCP_NAME, url: `${serverUrl}/mcp`, headers: [{ name: 'Authorization', value: `Bearer ${token}` }] };
-  }
-  return {
-    name: AION_MCP_NAME,
-    command: process.execPath,
-    args: [OPS_MAIN, 'mcp'],
-    env: [
-      { name: 'AION_URL', value: serverUrl },
-      { name: 'AION_TOKEN', value: token },
-    ],
+interface SessionSetup {
+  mcpServers: acp.McpServer[];
+  _meta: Record<string, unknown>;
+}
+
+/**
+ * Aion's own /mcp with the thread's credential — over HTTP where the agent
+ * can, else `ops mcp` on stdio — and what the session is told besides.
+ * claude-agent-acp (it says `claudeCode` in its capabilities) hands the MCP
+ * configuration to the CLI it starts on that CLI's command line, where any
+ * local user reads it: it gets `${AION_TOKEN}`, which the CLI expands from the
+ * environment it is given over ACP, so the credential never enters a command line.
+ */
+function sessionSetup(serverUrl: string, token: string, capabilities: acp.AgentCapabilities): SessionSetup {
+  const expands = capabilities._meta?.claudeCode !== undefined;
+  const credential = expands ? '${AION_TOKEN}' : token;
+  const mcpServers: acp.McpServer[] = [
+    capabilities.mcpCapabilities?.http
+      ? { type: 'http', name: AION_MCP_NAME, url: `${serverUrl}/mcp`, headers: [{ name: 'Authorization', value: `Bearer ${credential}` }] }
+      : {
+          name: AION_MCP_NAME,
+          command: process.execPath,
+          args: [OPS_MAIN, 'mcp'],
+          env: [
+            { name: 'AION_URL', value: serverUrl },
+            { name: 'AION_TOKEN', value: credential },
+          ],
+        },
+  ];
+  const options = {
+    // No tools of its own: the model is offered Aion's alone.
+    tools: [],
+    allowDangerouslySkipPermissions: false,
+    ...(expands ? { env: { AION_TOKEN: token } } : {}),
   };
+  // Agents that can work without asking are told to use no tools of their own (claude-agent-acp reads these).
+  return { mcpServers, _meta: { disableBuiltInTools: true, claudeCode: { options } } };
 }

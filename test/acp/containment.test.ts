@@ -84,7 +84,7 @@ describe('an agent that fails to start', () => {
     const id = await openThread('locked');
     const answer = await send(id, '/say hi');
     expect(answer.status).toBe(503);
-    expect(errorOf(answer)).toMatch(/locked needs to authenticate: pass it DEMO_KEY .*your message is kept/);
+    expect(errorOf(answer)).toMatch(/locked needs to authenticate \(it said: Authentication required\): pass it DEMO_KEY .*your message is kept/);
     await serverAnswers();
     expect(await listing('locked')).toMatchObject({ available: false, sentence: expect.stringContaining('DEMO_KEY') });
     expect((await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging', agent: 'locked' })).status).toBe(503);

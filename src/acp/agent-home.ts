@@ -1,0 +1,97 @@
+// What Aion writes into every agent's scratch HOME before it starts: the
+// settings files of the agents that read their switches from a file, so that
+// each starts as Aion needs whatever the admin's own machine says — it trusts
+// its working folder (else it loads no MCP server, Aion's included), uses
+// none of its own tools, asks before every MCP call, and reaches nothing but
+// its model and Aion. A file an agent does not read costs nothing, so no
+// agent is told apart by name.
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+/**
+ * Gemini CLI (0.61): its built-in tools, all excluded from its registry and
+ * denied by its policy — the shell with the "safe" commands it runs unasked,
+ * file reads, writes and edits, web fetch and search, sub-agents, tasks.
+ */
+const GEMINI_OWN_TOOLS = [
+  'run_shell_command',
+  'list_background_processes',
+  'read_background_output',
+  'write_file',
+  'replace',
+  'web_fetch',
+  'google_web_search',
+  'read_file',
+  'read_many_files',
+  'list_directory',
+  'glob',
+  'grep_search',
+  'activate_skill',
+  'invoke_agent',
+  'update_topic',
+  'write_todos',
+  'enter_plan_mode',
+  'exit_plan_mode',
+  'ask_user',
+  'read_mcp_resource',
+  'list_mcp_resources',
+  'get_internal_docs',
+  'complete_task',
+  'tracker_create_task',
+  'tracker_update_task',
+  'tracker_get_task',
+  'tracker_list_tasks',
+  'tracker_add_dependency',
+  'tracker_visualize',
+];
+
+const GEMINI_SETTINGS = {
+  security: {
+    // An untrusted folder drops every MCP server; the scratch folder is the agent's own.
+    folderTrust: { enabled: false },
+    auth: { selectedType: 'gemini-api-key' },
+    disableYoloMode: true,
+    disableAlwaysAllow: true,
+    enablePermanentToolApproval: false,
+    autoAddToPolicyByDefault: false,
+  },
+  tools: {
+    exclude: GEMINI_OWN_TOOLS,
+    // Above the YOLO rule; Gemini checks MCP calls under `mcp_<server>`, so `mcp_aion_*` would never match.
+    confirmationRequired: ['mcp_*'],
+    useRipgrep: false,
+  },
+  general: {
+    defaultApprovalMode: 'default',
+    enableAutoUpdate: false,
+    enableAutoUpdateNotification: false,
+    checkpointing: { enabled: false },
+    plan: { enabled: false },
+  },
+  privacy: { usageStatisticsEnabled: false },
+  telemetry: { enabled: false },
+  ide: { enabled: false },
+  skills: { enabled: false },
+  useWriteTodos: false,
+  hooksConfig: { enabled: false },
+  experimental: { enableAgents: false },
+};
+
+/** Claude Code: sessions start in the mode that asks (not `auto`, where a classifier decides), and no mode skips asking. */
+const CLAUDE_SETTINGS = {
+  permissions: { defaultMode: 'default', disableAutoMode: 'disable', disableBypassPermissionsMode: 'disable' },
+};
+
+/** Files by their path under HOME. */
+const HOME_FILES: Record<string, string> = {
+  '.gemini/settings.json': `${JSON.stringify(GEMINI_SETTINGS, null, 2)}\n`,
+  '.claude/settings.json': `${JSON.stringify(CLAUDE_SETTINGS, null, 2)}\n`,
+};
+
+export async function prepareAgentHome(home: string): Promise<void> {
+  for (const [file, text] of Object.entries(HOME_FILES)) {
+    const target = path.join(home, file);
+    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
+    await writeFile(target, text, { mode: 0o600 });
+  }
+}
