@@ -82,10 +82,37 @@ const CLAUDE_SETTINGS = {
   permissions: { defaultMode: 'default', disableAutoMode: 'disable', disableBypassPermissionsMode: 'disable' },
 };
 
+/**
+ * Codex (codex-acp 0.16): every action asks but its known-safe reads; no
+ * shell tool, no web search; its own bubblewrap sandbox off, since it cannot
+ * nest inside Aion's, which contains it instead; nothing reported home.
+ */
+const CODEX_CONFIG = `approval_policy = "untrusted"
+sandbox_mode = "danger-full-access"
+web_search = "disabled"
+check_for_update_on_startup = false
+
+[features]
+shell_tool = false
+
+[analytics]
+enabled = false
+
+[feedback]
+enabled = false
+
+[history]
+persistence = "none"
+
+[otel]
+metrics_exporter = "none"
+`;
+
 /** Files by their path under HOME. */
 const HOME_FILES: Record<string, string> = {
   '.gemini/settings.json': `${JSON.stringify(GEMINI_SETTINGS, null, 2)}\n`,
   '.claude/settings.json': `${JSON.stringify(CLAUDE_SETTINGS, null, 2)}\n`,
+  '.codex/config.toml': CODEX_CONFIG,
 };
 
 export async function prepareAgentHome(home: string): Promise<void> {

@@ -26,6 +26,8 @@ export class AgentAnswer {
   private bytes = 0;
   private cut = false;
   private readonly toolCalls = new Map<string, ToolCallView>();
+  /** Each tool call's first raw input, kept for the permission rule, never stored. */
+  private readonly rawInputs = new Map<string, unknown>();
   private plan: PlanEntryView[] = [];
   readonly proposals: PendingProposal[] = [];
 
@@ -75,9 +77,15 @@ export class AgentAnswer {
     return (this.toolCalls.get(toolCallId)?.kind as acp.ToolKind | undefined) ?? null;
   }
 
+  /** The raw input the tool call's first update carried. */
+  rawInputOf(toolCallId: string): unknown {
+    return this.rawInputs.get(toolCallId) ?? null;
+  }
+
   upsertToolCall(call: acp.ToolCallUpdate, refused?: string): void {
     const before = this.toolCalls.get(call.toolCallId);
     if (!before && this.toolCalls.size >= MAX_TOOL_CALLS) return;
+    if (!this.rawInputs.has(call.toolCallId) && call.rawInput !== undefined) this.rawInputs.set(call.toolCallId, call.rawInput);
     const view: ToolCallView = {
       id: call.toolCallId.slice(0, MAX_LABEL_CHARS),
       title: (call.title ?? before?.title ?? call.toolCallId).slice(0, MAX_LABEL_CHARS),

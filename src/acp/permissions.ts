@@ -17,6 +17,8 @@ export interface PermissionContext {
   isAionTool(name: string): boolean;
   /** The kind an earlier update of the same tool call gave, when the request itself names none. */
   knownKind: acp.ToolKind | null;
+  /** The raw input an earlier update of the same tool call carried (Codex names the MCP tool there). */
+  earlierInput: unknown;
   /** Applies an agent's diff of the shared document to the buffer, as one edit batch. */
   editShared(oldText: string | null, newText: string): Promise<void>;
 }
@@ -36,7 +38,7 @@ export async function decidePermission(request: acp.RequestPermissionRequest, co
   // ACP's default kind is `other`; a kind it does not name is refused like a shell.
   const kind: string = call.kind ?? context.knownKind ?? 'other';
   if (REFUSED_KINDS.has(kind) || !DECIDABLE_KINDS.has(kind)) return { allowed: false, sentence: refusalSentence(kind) };
-  const tool = aionToolOf(call);
+  const tool = aionToolOf(call, context.earlierInput);
   if (tool !== null) {
     return context.isAionTool(tool) ? { allowed: true } : { allowed: false, sentence: `Aion serves no tool ${tool} to this conversation` };
   }
@@ -53,15 +55,17 @@ export async function decidePermission(request: acp.RequestPermissionRequest, co
  * `aion` MCP server, or null. Each marker is one an agent sets from the MCP
  * server and tool it calls, not from text the model wrote.
  */
-export function aionToolOf(call: acp.ToolCallUpdate): string | null {
+export function aionToolOf(call: acp.ToolCallUpdate, earlierInput: unknown = null): string | null {
   const meta = call._meta ?? {};
   // claude-agent-acp: the SDK's tool name, `mcp__aion__read_document`.
   const claude = recordOf(meta.claudeCode)?.toolName;
   if (typeof claude === 'string') return after(claude, `mcp__${AION_MCP_NAME}__`);
-  // Codex: an MCP approval carries the server and the tool in its raw input.
+  // Codex: an MCP approval names its server, and the call's own update (same id) named server and tool.
   const raw = recordOf(call.rawInput);
-  if (meta.codex_approval_kind === 'mcp_tool_call' || typeof raw?.server_name === 'string') {
-    return raw?.server_name === AION_MCP_NAME && typeof raw.tool_name === 'string' ? raw.tool_name : null;
+  if (recordOf(recordOf(raw?.request)?._meta)?.codex_approval_kind === 'mcp_tool_call') {
+    const invoked = recordOf(earlierInput);
+    const same = raw?.id === `mcp_tool_call_approval_${call.toolCallId}` && raw.server_name === AION_MCP_NAME && invoked?.server === AION_MCP_NAME;
+    return same && typeof invoked.tool === 'string' ? invoked.tool : null;
   }
   // Gemini CLI: its MCP tools' call ids are `mcp_aion_read_document__<n>`… (the server's name, the tool's, a counter).
   const gemini = /^mcp_([A-Za-z0-9-]+)_([A-Za-z0-9_]+?)__/.exec(call.toolCallId);

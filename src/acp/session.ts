@@ -75,9 +75,11 @@ export async function openSession(
       const turn = live.session?.turn;
       if (!turn || turn.cancelled) return permissionReply(request.options, 'cancelled');
       const knownKind = turn.answer.kindOf(request.toolCall.toolCallId);
+      const earlierInput = turn.answer.rawInputOf(request.toolCall.toolCallId);
       turn.answer.upsertToolCall(request.toolCall);
       const decision = await decidePermission(request, {
         knownKind,
+        earlierInput,
         sharedPath: await sharedPath(),
         isAionTool: (name) => tools.has(name),
         editShared: async (oldText, newText) => {

@@ -18,6 +18,7 @@ function contextFor(edits: string[] = []): PermissionContext {
     sharedPath: SHARED,
     isAionTool: (name) => TOOLS.has(name),
     knownKind: null,
+    earlierInput: null,
     editShared: async (_old, text) => void edits.push(text),
   };
 }
@@ -75,14 +76,20 @@ describe('then by verified identity, never by title', () => {
     expect((await ask({ kind: 'other', toolCallId: 'run_shell_command__1' })).allowed).toBe(false);
   });
 
-  it('allows Codex’s MCP approvals for the aion server', async () => {
-    const codex = (server: string) => ({
+  it('allows Codex’s MCP approvals for the aion server, naming the tool its own update of the call named', async () => {
+    const approval = (server: string, id = 'call_1') => ({
+      toolCallId: 'call_1',
       title: 'Approve MCP tool call',
-      rawInput: { server_name: server, tool_name: 'write_document', arguments: {} },
-      _meta: { codex_approval_kind: 'mcp_tool_call' },
+      rawInput: { server_name: server, id: `mcp_tool_call_approval_${id}`, request: { mode: 'form', _meta: { codex_approval_kind: 'mcp_tool_call' } } },
     });
-    expect(await ask(codex('aion'))).toEqual({ allowed: true });
-    expect((await ask(codex('other'))).allowed).toBe(false);
+    const invoked = (server: string) => ({ ...contextFor(), earlierInput: { server, tool: 'write_document', arguments: {} } });
+    expect(await ask(approval('aion'), invoked('aion'))).toEqual({ allowed: true });
+    expect((await ask(approval('other'), invoked('other'))).allowed).toBe(false);
+    expect((await ask(approval('aion'), invoked('other'))).allowed).toBe(false);
+    expect((await ask(approval('aion', 'call_2'), invoked('aion'))).allowed).toBe(false);
+    expect((await ask(approval('aion'))).allowed).toBe(false);
+    // A shell's approval carries no such marker: refused by its kind.
+    expect((await ask({ kind: 'execute', title: 'deploy', rawInput: { command: ['/bin/bash', '-lc', 'deploy'] } }, invoked('aion'))).allowed).toBe(false);
   });
 
   it('refuses a tool of the aion server that Aion does not serve this conversation', async () => {
