@@ -7,6 +7,7 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import type { PlanEntryView, ToolCallView, TurnEvent } from '../assistant/events.js';
 import type { PendingProposal } from '../assistant/proposing.js';
+import type { EarlierUpdate } from './permissions.js';
 
 /** What an agent answer keeps in its message's `blocks`, beside the text. */
 export interface AgentBlocks {
@@ -26,8 +27,8 @@ export class AgentAnswer {
   private bytes = 0;
   private cut = false;
   private readonly toolCalls = new Map<string, ToolCallView>();
-  /** Each tool call's first raw input, kept for the permission rule, never stored. */
-  private readonly rawInputs = new Map<string, unknown>();
+  /** What each tool call's first update said, kept for the permission rule, never stored. */
+  private readonly firstUpdates = new Map<string, EarlierUpdate>();
   private plan: PlanEntryView[] = [];
   readonly proposals: PendingProposal[] = [];
 
@@ -72,20 +73,26 @@ export class AgentAnswer {
     this.emit({ type: 'text', delta: note });
   }
 
+  /** A sentence of Aion's own at the end of the answer. */
+  note(sentence: string): void {
+    const last = this.chunks.at(-1) ?? '';
+    this.addText(`${last === '' ? '' : last.endsWith('\n') ? '\n' : '\n\n'}${sentence}`);
+  }
+
   /** The kind an earlier update gave the tool call, if any. */
   kindOf(toolCallId: string): acp.ToolKind | null {
     return (this.toolCalls.get(toolCallId)?.kind as acp.ToolKind | undefined) ?? null;
   }
 
-  /** The raw input the tool call's first update carried. */
-  rawInputOf(toolCallId: string): unknown {
-    return this.rawInputs.get(toolCallId) ?? null;
+  /** What the tool call's first update said, if one came before. */
+  firstUpdateOf(toolCallId: string): EarlierUpdate | null {
+    return this.firstUpdates.get(toolCallId) ?? null;
   }
 
   upsertToolCall(call: acp.ToolCallUpdate, refused?: string): void {
     const before = this.toolCalls.get(call.toolCallId);
     if (!before && this.toolCalls.size >= MAX_TOOL_CALLS) return;
-    if (!this.rawInputs.has(call.toolCallId) && call.rawInput !== undefined) this.rawInputs.set(call.toolCallId, call.rawInput);
+    if (!before) this.firstUpdates.set(call.toolCallId, { title: call.title ?? null, rawInput: call.rawInput ?? null });
     const view: ToolCallView = {
       id: call.toolCallId.slice(0, MAX_LABEL_CHARS),
       title: (call.title ?? before?.title ?? call.toolCallId).slice(0, MAX_LABEL_CHARS),

@@ -10,7 +10,8 @@
 // As a hostile agent would, acting on its own host without asking:
 //   /ask-call {toolCall json} (any permission request) · /cat PATH · /touch PATH ·
 //   /connect URL · /uid · /child (starts a child process, says its pid) ·
-//   /stubborn MS (ignores session/cancel) · /flood BYTES (says that much text).
+//   /stubborn MS (ignores session/cancel) · /flood BYTES (says that much text) ·
+//   /mode ID (says it switched to mode ID).
 // With DEMO_AGENT_RECORD set it appends the client's capabilities and every
 // prompt it receives to that file; with DEMO_AGENT_AUTH=VARIABLE it requires
 // `authenticate` (method `demo-key`, satisfied when VARIABLE is set) before
@@ -208,6 +209,11 @@ async function answer(
         break;
       case '/connect':
         await say(`connect: ${await fetch(rest, { signal: AbortSignal.timeout(3000) }).then((r) => `status ${r.status}`, (e: Error) => `error ${(e.cause as Error | undefined)?.message ?? e.message}`)}`);
+        break;
+      case '/mode':
+        await update({ sessionUpdate: 'current_mode_update', currentModeId: rest });
+        await sleep(1000, undefined, { signal }).catch(() => undefined);
+        await say(`mode: ${rest}`);
         break;
       case '/uid':
         await say(`uid: ${process.getuid?.() ?? -1}`);

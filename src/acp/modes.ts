@@ -51,3 +51,16 @@ export function askingOptionsOf(options: acp.SessionConfigOption[] | null | unde
   }
   return changes;
 }
+
+/** What an agent's update switched on that acts without asking (`mode yolo`, `option allow_all`), or null. */
+export function actsUnasked(update: acp.SessionUpdate): string | null {
+  if (update.sessionUpdate === 'current_mode_update' && !ASKING_MODES.includes(meaningOf(update.currentModeId))) {
+    return `mode ${update.currentModeId}`;
+  }
+  if (update.sessionUpdate === 'config_option_update') {
+    const changes = askingOptionsOf(update.configOptions);
+    if ('none' in changes) return `options it cannot turn back (${changes.none})`;
+    if (changes.length > 0) return `option ${changes.map((c) => c.configId).join(', ')}`;
+  }
+  return null;
+}

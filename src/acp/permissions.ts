@@ -17,10 +17,16 @@ export interface PermissionContext {
   isAionTool(name: string): boolean;
   /** The kind an earlier update of the same tool call gave, when the request itself names none. */
   knownKind: acp.ToolKind | null;
-  /** The raw input an earlier update of the same tool call carried (Codex names the MCP tool there). */
-  earlierInput: unknown;
+  /** What the first update of the same tool call said, before the request (Codex and Copilot name the MCP tool there). */
+  earlier: EarlierUpdate | null;
   /** Applies an agent's diff of the shared document to the buffer, as one edit batch. */
   editShared(oldText: string | null, newText: string): Promise<void>;
+}
+
+/** The first `tool_call` update of a call: its title and raw input, as the agent set them. */
+export interface EarlierUpdate {
+  title: string | null;
+  rawInput: unknown;
 }
 
 export type PermissionDecision = { allowed: true } | { allowed: false; sentence: string };
@@ -38,7 +44,7 @@ export async function decidePermission(request: acp.RequestPermissionRequest, co
   // ACP's default kind is `other`; a kind it does not name is refused like a shell.
   const kind: string = call.kind ?? context.knownKind ?? 'other';
   if (REFUSED_KINDS.has(kind) || !DECIDABLE_KINDS.has(kind)) return { allowed: false, sentence: refusalSentence(kind) };
-  const tool = aionToolOf(call, context.earlierInput);
+  const tool = aionToolOf(call, context.earlier);
   if (tool !== null) {
     return context.isAionTool(tool) ? { allowed: true } : { allowed: false, sentence: `Aion serves no tool ${tool} to this conversation` };
   }
@@ -55,7 +61,7 @@ export async function decidePermission(request: acp.RequestPermissionRequest, co
  * `aion` MCP server, or null. Each marker is one an agent sets from the MCP
  * server and tool it calls, not from text the model wrote.
  */
-export function aionToolOf(call: acp.ToolCallUpdate, earlierInput: unknown = null): string | null {
+export function aionToolOf(call: acp.ToolCallUpdate, earlier: EarlierUpdate | null = null): string | null {
   const meta = call._meta ?? {};
   // claude-agent-acp: the SDK's tool name, `mcp__aion__read_document`.
   const claude = recordOf(meta.claudeCode)?.toolName;
@@ -63,16 +69,18 @@ export function aionToolOf(call: acp.ToolCallUpdate, earlierInput: unknown = nul
   // Codex: an MCP approval names its server, and the call's own update (same id) named server and tool.
   const raw = recordOf(call.rawInput);
   if (recordOf(recordOf(raw?.request)?._meta)?.codex_approval_kind === 'mcp_tool_call') {
-    const invoked = recordOf(earlierInput);
+    const invoked = recordOf(earlier?.rawInput);
     const same = raw?.id === `mcp_tool_call_approval_${call.toolCallId}` && raw.server_name === AION_MCP_NAME && invoked?.server === AION_MCP_NAME;
     return same && typeof invoked.tool === 'string' ? invoked.tool : null;
   }
   // Gemini CLI: its MCP tools' call ids are `mcp_aion_read_document__<n>`… (the server's name, the tool's, a counter).
   const gemini = /^mcp_([A-Za-z0-9-]+)_([A-Za-z0-9_]+?)__/.exec(call.toolCallId);
   if (gemini) return gemini[1] === AION_MCP_NAME ? (gemini[2] ?? null) : null;
-  // GitHub Copilot: its MCP tools' names are `aion-read_document`, kept in `_meta` (not the title the model fills).
-  const copilot = recordOf(meta.copilot)?.toolName ?? meta.toolName;
-  if (typeof copilot === 'string') return after(copilot, `${AION_MCP_NAME}-`);
+  // GitHub Copilot: the call's first update is titled with its registered name, `aion-read_document`, and the
+  // request with the tool's own; its own tools have fixed titles, and its shell (whose title the model writes) is
+  // refused by kind before this.
+  const registered = earlier?.title ?? '';
+  if (call.title && registered === `${AION_MCP_NAME}-${call.title}`) return call.title;
   return null;
 }
 

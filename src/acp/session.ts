@@ -17,7 +17,7 @@ import type { AgentAnswer } from './answer.js';
 import { authenticationFor } from './authentication.js';
 import { readFile, writeFile, type AgentFiles } from './files.js';
 import type { AgentHost } from './host.js';
-import { askingModeOf, askingOptionsOf } from './modes.js';
+import { actsUnasked, askingModeOf, askingOptionsOf } from './modes.js';
 import { AION_MCP_NAME, decidePermission, permissionReply } from './permissions.js';
 import { AgentStartError } from './start-error.js';
 
@@ -61,6 +61,8 @@ export async function openSession(
   const files: AgentFiles = { threadId: thread.id, project: thread.project, operator, work: folders.work };
   // The handlers reach the session once it exists; before that nothing of a turn can arrive.
   const live: { session?: AgentSession } = {};
+  // Set once the session asks before acting: the updates of its opening describe the state Aion then changes.
+  let ready = false;
   const tools = new Set(deps.executor.catalogue().map((t) => t.name));
   const sharedPath = async () => {
     const context = await deps.contexts.read(thread.id);
@@ -68,18 +70,28 @@ export async function openSession(
   };
   const handlers: AgentClientHandlers = {
     update: ({ sessionId, update }) => {
+      const session = live.session;
+      if (!session || sessionId !== session.sessionId || !ready) return;
+      // A mode or option that stops it asking (an operator's `/allow-all on`, a tool of its own) ends it at once.
+      const unasked = actsUnasked(update);
+      if (unasked !== null) {
+        session.turn?.answer.note(`Aion stopped ${config.name}: it switched to ${unasked}, which acts without asking.`);
+        deps.running.cancel(thread.id);
+        void host.stop(thread.id);
+        return;
+      }
       // Updates outside a turn (commands, MCP status before any prompt, a loaded history) are dropped.
-      if (sessionId === live.session?.sessionId) live.session.turn?.answer.apply(update);
+      session.turn?.answer.apply(update);
     },
     requestPermission: async (request) => {
       const turn = live.session?.turn;
       if (!turn || turn.cancelled) return permissionReply(request.options, 'cancelled');
       const knownKind = turn.answer.kindOf(request.toolCall.toolCallId);
-      const earlierInput = turn.answer.rawInputOf(request.toolCall.toolCallId);
+      const earlier = turn.answer.firstUpdateOf(request.toolCall.toolCallId);
       turn.answer.upsertToolCall(request.toolCall);
       const decision = await decidePermission(request, {
         knownKind,
-        earlierInput,
+        earlier,
         sharedPath: await sharedPath(),
         isAionTool: (name) => tools.has(name),
         editShared: async (oldText, newText) => {
@@ -134,6 +146,7 @@ export async function openSession(
     opening.sessionId = session.sessionId;
     opening.needsTranscript = opened === null;
     await askBeforeActing(agent, session);
+    ready = true;
     if (!opened) await deps.db.update(threads).set({ agentSession: session.sessionId }).where(eq(threads.id, thread.id));
   } catch (error) {
     await opening.close();

@@ -159,6 +159,18 @@ describe('Stop and the turn timeout', () => {
   });
 });
 
+describe('an agent that stops asking', () => {
+  it('is stopped the moment it says it switched to a mode that acts unasked', async () => {
+    const id = await openThread('plain');
+    const answer = await send(id, '/say before\n/mode yolo\n/say after');
+    expect(answer.status, answer.text).toBe(200);
+    const last = lastAnswer(answer.body as Thread);
+    expect(last).toMatchObject({ stop_reason: 'cancelled' });
+    expect(last?.text).toMatch(/^before\n\nAion stopped plain: it switched to mode yolo, which acts without asking\.$/);
+    expect(server.services.agents.pidOf(id)).toBeUndefined();
+  });
+});
+
 describe('bounds', () => {
   it('lets one operator hold AION_AGENT_PER_OPERATOR answering agents; others still get theirs', async () => {
     const first = await openThread('plain');

@@ -18,7 +18,7 @@ function contextFor(edits: string[] = []): PermissionContext {
     sharedPath: SHARED,
     isAionTool: (name) => TOOLS.has(name),
     knownKind: null,
-    earlierInput: null,
+    earlier: null,
     editShared: async (_old, text) => void edits.push(text),
   };
 }
@@ -82,7 +82,10 @@ describe('then by verified identity, never by title', () => {
       title: 'Approve MCP tool call',
       rawInput: { server_name: server, id: `mcp_tool_call_approval_${id}`, request: { mode: 'form', _meta: { codex_approval_kind: 'mcp_tool_call' } } },
     });
-    const invoked = (server: string) => ({ ...contextFor(), earlierInput: { server, tool: 'write_document', arguments: {} } });
+    const invoked = (server: string) => ({
+      ...contextFor(),
+      earlier: { title: `Tool: ${server}/write_document`, rawInput: { server, tool: 'write_document', arguments: {} } },
+    });
     expect(await ask(approval('aion'), invoked('aion'))).toEqual({ allowed: true });
     expect((await ask(approval('other'), invoked('other'))).allowed).toBe(false);
     expect((await ask(approval('aion'), invoked('other'))).allowed).toBe(false);
@@ -90,6 +93,14 @@ describe('then by verified identity, never by title', () => {
     expect((await ask(approval('aion'))).allowed).toBe(false);
     // A shell's approval carries no such marker: refused by its kind.
     expect((await ask({ kind: 'execute', title: 'deploy', rawInput: { command: ['/bin/bash', '-lc', 'deploy'] } }, invoked('aion'))).allowed).toBe(false);
+  });
+
+  it('allows Copilot’s aion- tools, named so by the call’s first update, and never its shell titled alike', async () => {
+    const first = (title: string) => ({ ...contextFor(), earlier: { title, rawInput: {} } });
+    expect(await ask({ kind: 'other', title: 'write_document', rawInput: {} }, first('aion-write_document'))).toEqual({ allowed: true });
+    expect((await ask({ kind: 'other', title: 'write_document' }, first('evil-write_document'))).allowed).toBe(false);
+    expect((await ask({ kind: 'other', title: 'write_document' })).allowed).toBe(false);
+    expect((await ask({ kind: 'execute', title: 'deploy', rawInput: { command: 'deploy' } }, first('aion-deploy'))).allowed).toBe(false);
   });
 
   it('refuses a tool of the aion server that Aion does not serve this conversation', async () => {
