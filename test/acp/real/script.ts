@@ -12,7 +12,21 @@ export type ModelStep =
   /** A call of the agent's own file-writing tool. */
   | { write: { path: string; content: string } }
   /** A call of the agent's own web-fetch tool. */
-  | { fetch: string };
+  | { fetch: string }
+  /** The model thinks this long before it answers the request with the step after (so a turn can be stopped mid-call). */
+  | { stall: number };
+
+/** A step the mock answers with (stalls taken out). */
+export type AnsweredStep = Exclude<ModelStep, { stall: number }>;
+
+/** Takes the next step to answer, first waiting out any stall before it; `done.` when the steps ran out. */
+export async function takeStep(steps: ModelStep[]): Promise<AnsweredStep> {
+  for (;;) {
+    const step = steps.shift() ?? { say: 'done.' };
+    if (!('stall' in step)) return step;
+    await new Promise((resolve) => setTimeout(resolve, step.stall));
+  }
+}
 
 /** A running mock of one vendor's model API on loopback. */
 export interface MockModel {
