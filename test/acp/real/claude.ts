@@ -5,7 +5,7 @@
 // anything else: telemetry, error reports, auto-update, feature flags,
 // and the other traffic it calls non-essential.
 import path from 'node:path';
-import { AGENT_CACHE, REAL_AGENTS } from './install.js';
+import { AGENT_CACHE, REAL_AGENTS, type RealAgentConfig } from './install.js';
 
 function cacheFolder(name: 'claude' | 'node22'): string {
   return path.join(AGENT_CACHE, REAL_AGENTS[name].spec.replace(/[/@]/g, '_'));
@@ -17,7 +17,7 @@ export const NODE22 = path.join(cacheFolder('node22'), 'node_modules', 'node-lin
 /** claude-agent-acp's entry script (its package's `bin`), from the cache `installed('claude')` fills. */
 export const CLAUDE_AGENT_ACP = path.join(cacheFolder('claude'), 'node_modules', '@agentclientprotocol', 'claude-agent-acp', 'dist', 'index.js');
 
-export function claudeAgent(mockUrl: string): { command: string; args: string[]; env: Record<string, string> } {
+export function claudeAgent(mockUrl: string): RealAgentConfig {
   return {
     command: NODE22,
     args: [CLAUDE_AGENT_ACP],

@@ -33,7 +33,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { AGENT_CACHE, REAL_AGENTS } from './install.js';
+import { AGENT_CACHE, REAL_AGENTS, type RealAgentConfig } from './install.js';
 import { MOCK_COPILOT_MODEL } from './mock-copilot.js';
 
 const FOLDER = path.join(AGENT_CACHE, REAL_AGENTS.copilot.spec.replace(/[/@]/g, '_'));
@@ -64,7 +64,7 @@ const AION_SERVER = 'aion';
 export function copilotAgent(
   mockUrl: string,
   options: { ownTools?: boolean } = {},
-): { command: string; args: string[]; env: Record<string, string>; files?: Record<string, string> } {
+): RealAgentConfig {
   unpackCopilot();
   const lockedDown = options.ownTools
     ? []

@@ -22,6 +22,13 @@ export const REAL_AGENTS = {
 
 export type RealAgentName = keyof typeof REAL_AGENTS;
 
+/** How a test configures a real agent in AION_AGENTS (beside its `allow_hosts`). */
+export interface RealAgentConfig {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
 export const AGENT_CACHE = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'aion-test-agents');
 
 function folderOf(name: RealAgentName): string {
