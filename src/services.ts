@@ -1,6 +1,6 @@
 // The server's services, made once at start over one store and shared by the
 // HTTP routes, the assistant and MCP.
-import { mkdtemp } from 'node:fs/promises';
+import { chmod, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { AgentHost } from './acp/host.js';
@@ -70,6 +70,17 @@ export type ServiceConfig = Pick<
   | 'agentPath'
 >;
 
+/**
+ * Where the agents' scratch folders go: outside the data folder, which no
+ * agent may read. 0711: an agent running as `nobody` (a root server's) may
+ * pass through to its own folder, and list none of the others.
+ */
+async function scratchRoot(): Promise<string> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'aion-agents-'));
+  await chmod(root, 0o711);
+  return root;
+}
+
 export async function createServices(store: Store, config: ServiceConfig, log: ServiceLog): Promise<Services> {
   const db = store.db;
   const changes = await Changes.open(store, log);
@@ -101,8 +112,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     events,
     running,
     config,
-    // Outside the data folder, which no agent may read; mkdtemp makes it 0700.
-    scratchRoot: await mkdtemp(path.join(os.tmpdir(), 'aion-agents-')),
+    scratchRoot: await scratchRoot(),
     log: (message) => log.warn(message),
   });
   const assistant = new Assistant({

@@ -22,7 +22,7 @@ import type { Db } from '../store/db.js';
 import type { Executor } from '../tools/executor.js';
 import { prepareAgentHome } from './agent-home.js';
 import type { AgentAnswer } from './answer.js';
-import { launchOf, sandboxSentence, type LaunchPlan } from './launch.js';
+import { holdSandbox, launchOf, sandboxSentence, type LaunchPlan } from './launch.js';
 import type { AgentSession } from './session.js';
 import { AgentStartError } from './start-error.js';
 
@@ -67,7 +67,13 @@ export class AgentHost {
   /** This server's URL, for the /mcp an agent is given; set once it listens. */
   serverUrl = '';
 
-  constructor(readonly deps: AgentHostDeps) {}
+  /** Lets go of the sandbox library, when this host holds it. */
+  private readonly releaseSandbox: () => Promise<void>;
+
+  constructor(readonly deps: AgentHostDeps) {
+    // The sandbox library starts (and tries one sandbox) with the server, rather than in the first agent's turn.
+    this.releaseSandbox = deps.config.agents.some((agent) => agent.sandbox !== 'off') ? holdSandbox() : async () => {};
+  }
 
   async list(): Promise<AgentListing[]> {
     return Promise.all(
@@ -250,5 +256,6 @@ export class AgentHost {
     await Promise.all([...this.sessions.keys()].map((id) => this.stop(id)));
     await Promise.all([...this.starting.values()].map(({ opened }) => opened.catch(() => undefined)));
     await rm(this.deps.scratchRoot, { recursive: true, force: true });
+    await this.releaseSandbox();
   }
 }

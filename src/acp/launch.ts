@@ -19,8 +19,29 @@ export interface LaunchPlan {
 }
 
 let problem: Promise<string | null> | undefined;
+/** The hosts of this process that may sandbox an agent: the library runs while one does. */
+let holders = 0;
 
-/** Why no sandbox can start on this machine (what to install), or null; asked once. */
+/**
+ * A host that may sandbox agents holds the sandbox library from its start
+ * (which also starts the library, so no message waits for it) until its stop;
+ * the returned function lets go, and the last to let go stops the library.
+ */
+export function holdSandbox(): () => Promise<void> {
+  holders += 1;
+  void sandboxProblemHere();
+  let held = true;
+  return async () => {
+    if (!held) return;
+    held = false;
+    holders -= 1;
+    if (holders > 0) return;
+    problem = undefined;
+    await import('./sandbox.js').then(({ stopSandboxes }) => stopSandboxes(), () => undefined);
+  };
+}
+
+/** Why no sandbox can start on this machine (what to install), or null; asked once while the library runs. */
 function sandboxProblemHere(): Promise<string | null> {
   problem ??= import('./sandbox.js').then(
     ({ sandboxProblem }) => sandboxProblem(),

@@ -100,8 +100,12 @@ async function wrap(
   const aionHost = `${aion.hostname}:${aion.port || (aion.protocol === 'https:' ? '443' : '80')}`;
   const allowed = [aionHost, ...spec.allowHosts];
   const relays = loopbackRelays(allowed);
-  const clash = relays.find((relay) => LIBRARY_PROXY_PORTS.has(relay.port));
-  if (clash) throw new Error(`${clash.host}:${clash.port} cannot be reached from the sandbox: its port is where the sandbox's own proxy listens; use another port`);
+  // The relay listens on the same port inside the sandbox, as a user without privileges.
+  const clash = relays.find((relay) => LIBRARY_PROXY_PORTS.has(relay.port) || relay.port < 1024);
+  if (clash) {
+    const why = clash.port < 1024 ? 'a port below 1024 cannot be listened on without privileges' : "its port is where the sandbox's own proxy listens";
+    throw new Error(`${clash.host}:${clash.port} cannot be reached from the sandbox: ${why}; use another port`);
+  }
 
   const tmp = env.TMPDIR ?? path.join(scratch, 'tmp');
   if (!env.TMPDIR) await mkdir(tmp, { recursive: true, mode: 0o700 });
@@ -148,6 +152,13 @@ async function wrap(
   };
 }
 
+/** Stops the library (its proxy and relays), so the process may exit; the next sandbox starts it again. */
+export async function stopSandboxes(): Promise<void> {
+  const running = await runtime?.catch(() => null);
+  runtime = undefined;
+  await running?.manager.reset();
+}
+
 function started(): Promise<Runtime> {
   runtime ??= start();
   return runtime;
@@ -178,19 +189,38 @@ async function start(): Promise<Runtime> {
   }
   const signals = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
   await manager.initialize(config);
-  // The library listens for SIGINT/SIGTERM to clean up, which would keep a
-  // process without handlers of its own from stopping; the server decides
-  // how it stops, and the library's 'exit' handler still cleans up.
+  // The library cleans up on SIGINT/SIGTERM (its proxy's socat would outlive
+  // us) but its handlers swallow the signal, so a process without handlers of
+  // its own would not stop. Ours clean up alike, then let the signal do what
+  // it would have done. (On a normal exit the library's 'exit' handler does.)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     for (const listener of process.listeners(signal)) if (!signals[signal].includes(listener)) process.removeListener(signal, listener);
   }
-  const user = process.geteuid?.() === 0 ? await nobody() : null;
-  const socket = manager.getLinuxHttpSocketPath();
-  // The proxy's socket is made by root; the agents' uid must connect to it (it still asks for the proxy's token).
-  if (user && socket) await chown(socket, user.uid, user.gid);
-  const ready: Runtime = { manager, bash, socat, user };
-  await probe(ready);
-  return ready;
+  try {
+    const user = process.geteuid?.() === 0 ? await nobody() : null;
+    const socket = manager.getLinuxHttpSocketPath();
+    // The proxy's socket is made by root; the agents' uid must connect to it (it still asks for the proxy's token).
+    if (user && socket) {
+      await chown(socket, user.uid, user.gid).catch((error: unknown) => {
+        throw new SandboxUnavailable(
+          `the server runs as root, so agents run as uid ${user.uid}, but nothing can be given to that user here (${error instanceof Error ? error.message : String(error)}): run the server as a regular user, or map uid ${user.uid} in its user namespace`,
+        );
+      });
+    }
+    const ready: Runtime = { manager, bash, socat, user };
+    await probe(ready);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        runtime = undefined;
+        void manager.reset();
+        if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      });
+    }
+    return ready;
+  } catch (error) {
+    await manager.reset();
+    throw error;
+  }
 }
 
 /** One sandbox started and stopped, so a machine that cannot run them says why before an agent needs one. */
@@ -202,7 +232,7 @@ async function probe(ready: Runtime): Promise<void> {
     if (ready.user) await chown(scratch, ready.user.uid, ready.user.gid);
     // mkdtemp makes it 0700: the agent's uid only passes through.
     if (ready.user) await chmod(parent, 0o711);
-    const sandbox = await wrap(ready, 'true', [], { PATH: '/usr/bin:/bin', HOME: scratch }, { scratch, denyRead: [], allowHosts: [], aionUrl: 'http://127.0.0.1:9' });
+    const sandbox = await wrap(ready, 'true', [], { PATH: '/usr/bin:/bin', HOME: scratch }, { scratch, denyRead: [], allowHosts: [], aionUrl: 'http://127.0.0.1:65535' });
     try {
       const child = spawn(sandbox.command, sandbox.args, { cwd: scratch, env: sandbox.env, uid: sandbox.uid, gid: sandbox.gid, stdio: ['ignore', 'ignore', 'pipe'] });
       let said = '';
@@ -213,7 +243,7 @@ async function probe(ready: Runtime): Promise<void> {
         child.once('exit', (exitCode) => resolve(exitCode));
       });
       clearTimeout(timer);
-      if (code !== 0) throw new SandboxUnavailable(probeSentence(said.trim() || `it exited with ${code}`));
+      if (code !== 0) throw new SandboxUnavailable(probeSentence(said.trim() || `it exited with ${code}`, ready.user));
     } finally {
       await sandbox.dispose();
     }
@@ -222,8 +252,11 @@ async function probe(ready: Runtime): Promise<void> {
   }
 }
 
-function probeSentence(said: string): string {
+function probeSentence(said: string, user: { uid: number } | null): string {
   const first = said.split('\n').find((line) => line.trim() !== '') ?? said;
+  if (user && /Permission denied/i.test(said) && !/uid map/i.test(said)) {
+    return `a test sandbox failed to start (${first.slice(0, 200)}): the server runs as root, so agents run as uid ${user.uid}, which must be able to read Aion's installation and the programs the sandbox runs`;
+  }
   if (/namespace|uid map|setting up uid|Operation not permitted|No permissions/i.test(said)) {
     return `bubblewrap could not create its namespaces (${first.slice(0, 200)}): enable unprivileged user namespaces (sysctl user.max_user_namespaces > 0, kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0), or in a container allow them (e.g. Docker --security-opt seccomp=unconfined --security-opt apparmor=unconfined)`;
   }
@@ -264,17 +297,18 @@ function innerScript(command: string, args: string[], { tmp, relays, socat }: { 
   ];
   if (relays.length > 0) {
     // The proxy's user (percent-encoded base64) and token, as HTTP_PROXY carries them.
-    lines.push('_aion_auth=${HTTP_PROXY#*://}; _aion_auth=${_aion_auth%@*}; _aion_auth=${_aion_auth//%3D/=}; _aion_auth=${_aion_auth//%2B/+}; _aion_auth=${_aion_auth//%2F//}');
+    lines.push('_aion_relays=; _aion_auth=${HTTP_PROXY#*://}; _aion_auth=${_aion_auth%@*}; _aion_auth=${_aion_auth//%3D/=}; _aion_auth=${_aion_auth//%2B/+}; _aion_auth=${_aion_auth//%2F//}');
     for (const { host, port } of relays) {
       const target = `PROXY:127.0.0.1:${host}:${port},proxyport=${PROXY_PORT},proxyauth="$_aion_auth"`;
       lines.push(
         `{ ${quote(socat)} TCP6-LISTEN:${port},ipv6only=0,fork,reuseaddr ${target} || exec ${quote(socat)} TCP4-LISTEN:${port},fork,reuseaddr ${target}; } </dev/null >/dev/null 2>&1 &`,
+        '_aion_relays="$_aion_relays $!"',
       );
     }
     const ports = relays.map(({ port }) => port.toString(16).toUpperCase().padStart(4, '0')).join(' ');
     lines.push(
       `_aion_want='${ports}'; _aion_since=`,
-      'while [ -n "$_aion_want" ]; do',
+      'while [ -n "$_aion_want" ] && kill -0 $_aion_relays 2>/dev/null; do',
       '  _aion_left=',
       '  for _aion_port in $_aion_want; do',
       '    _aion_seen=',
@@ -292,7 +326,7 @@ function innerScript(command: string, args: string[], { tmp, relays, socat }: { 
       '  _aion_now=$((10#${_aion_now/./}))',
       '  [ $((_aion_now - ${_aion_since:=$_aion_now})) -lt 100 ] || break',
       'done',
-      'unset _aion_auth _aion_want _aion_since _aion_left _aion_port _aion_seen _aion_table _aion_local _aion_state _aion_now',
+      'unset _aion_auth _aion_relays _aion_want _aion_since _aion_left _aion_port _aion_seen _aion_table _aion_local _aion_state _aion_now',
     );
   }
   lines.push(`exec ${[command, ...args].map(quote).join(' ')}`);

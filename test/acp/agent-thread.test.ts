@@ -40,12 +40,14 @@ let ada: Client;
 let record: string;
 
 beforeAll(async () => {
+  process.env.AION_TEST_CANARY = 'the-server-environment-leaked';
   record = path.join(await scratchFolder('demo-agent'), 'received.jsonl');
   server = await startTestServer('pglite', {
     demo: true,
     env: {
       AION_AGENTS: JSON.stringify({
-        recorder: { command: process.execPath, args: [path.resolve('dist/main.js'), 'demo-agent'], env: { DEMO_AGENT_RECORD: record } },
+        // Outside the sandbox, so it may write its record into the test's folder.
+        recorder: { command: process.execPath, args: [path.resolve('dist/main.js'), 'demo-agent'], env: { DEMO_AGENT_RECORD: record }, sandbox: false },
         missing: { command: 'no-such-agent-command' },
         loader: { command: process.execPath, args: [path.resolve('dist/main.js'), 'demo-agent'], env: { DEMO_AGENT_LOAD: '1' } },
         stdio: { command: process.execPath, args: [path.resolve('dist/main.js'), 'demo-agent'], env: { DEMO_AGENT_STDIO_MCP: '1' } },
@@ -57,7 +59,10 @@ beforeAll(async () => {
   });
   ada = client(server.url, server.demoTokens.ada ?? '');
 });
-afterAll(() => server.stop());
+afterAll(async () => {
+  delete process.env.AION_TEST_CANARY;
+  await server.stop();
+});
 
 async function openThread(agent = 'demo-agent'): Promise<Thread> {
   const answer = await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging', agent });
@@ -86,8 +91,9 @@ describe('agents', () => {
     const listed = (await ada.get('/api/v1/assistant/agents')).body as { name: string; available: boolean; sentence: string }[];
     expect(listed).toEqual(
       expect.arrayContaining([
-        { name: 'demo-agent', title: 'Demo agent', available: true, sentence: '' },
-        { name: 'missing', title: 'missing', available: false, sentence: 'command not found: no-such-agent-command' },
+        { name: 'demo-agent', title: 'Demo agent', available: true, sentence: '', sandboxed: true },
+        { name: 'recorder', title: 'recorder', available: true, sentence: '', sandboxed: false },
+        { name: 'missing', title: 'missing', available: false, sentence: 'command not found: no-such-agent-command', sandboxed: true },
       ]),
     );
   });
@@ -215,8 +221,8 @@ describe('a turn of the demo agent', () => {
     expect(received).not.toContain(canary);
     const env = lastAnswer(await send(thread, '/env'))?.text ?? '';
     const names = env.replace(/^env: /, '').split(', ');
-    expect(names).toEqual(expect.arrayContaining(['DEMO_AGENT_RECORD', 'HOME', 'PATH']));
-    for (const secret of ['AION_SECRET_KEY', 'AION_ADMIN_TOKEN', 'AION_METRICS_TOKEN', 'DATABASE_URL', 'AION_AGENTS']) expect(names).not.toContain(secret);
+    // Exactly its own: none of the server's, the canary in the server's own environment included.
+    expect(names).toEqual(['DEMO_AGENT_RECORD', 'HOME', 'PATH', 'TMPDIR']);
   });
 
   it('fails a turn with 503 when the agent crashes, and starts afresh on the next message', async () => {

@@ -29,7 +29,12 @@ export interface RealAgentConfig {
   env: Record<string, string>;
 }
 
-export const AGENT_CACHE = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'aion-test-agents');
+/**
+ * The cache: every user may read it, since a root server runs its sandboxed
+ * agents as `nobody` (root's own home is 0700); a user's own cache otherwise.
+ */
+export const AGENT_CACHE =
+  process.getuid?.() === 0 ? '/var/cache/aion-test-agents' : path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'aion-test-agents');
 
 function folderOf(name: RealAgentName): string {
   return path.join(AGENT_CACHE, REAL_AGENTS[name].spec.replace(/[/@]/g, '_'));
