@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CATALOGUE } from '../../src/tools/catalogue/index.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
-import { agentRows } from './agents.js';
+import { agentRows, UNSANDBOXED_DEMO } from './agents.js';
 import { assistantRows } from './assistant.js';
 import { promptCacheRows } from './prompt-cache.js';
 import { consoleRows } from './console.js';
@@ -56,7 +56,7 @@ async function main() {
   try {
     process.stdout.write('starting ops serve --demo on a new embedded store…\n');
     // A rate the benchmark cannot reach: it measures the assistant, not its limiter.
-    server = await spawnServer(['--demo', '--data', dataDir], { AION_ASSISTANT_RATE: '1000000/1h' });
+    server = await spawnServer(['--demo', '--data', dataDir], { AION_ASSISTANT_RATE: '1000000/1h', AION_AGENTS: JSON.stringify(UNSANDBOXED_DEMO) });
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-tokens.json'), 'utf8')) as Record<string, string>;
     const auth = { authorization: `Bearer ${demo.ada}` };
 

@@ -24,7 +24,7 @@ export async function ensurePrerequisites(): Promise<void> {
     .map(([name]) => name);
   if (missing.length > 0) {
     if (process.getuid?.() !== 0) throw new Error(`the tests need Debian packages: sudo apt-get install -y ${missing.join(' ')}`);
-    console.log(`installing ${missing.join(', ')} (apt-get) …`);
+    console.error(`installing ${missing.join(', ')} (apt-get) …`);
     await run('apt-get', ['install', '-y', ...missing]).catch(async () => {
       await run('apt-get', ['update']);
       await run('apt-get', ['install', '-y', ...missing]);
@@ -32,7 +32,7 @@ export async function ensurePrerequisites(): Promise<void> {
   }
   for (const name of Object.keys(REAL_AGENTS) as RealAgentName[]) {
     const started = Date.now();
-    const binary = await installed(name, () => console.log(`installing ${REAL_AGENTS[name].spec} into the agents' cache …`));
-    if (Date.now() - started > 1000) console.log(`  ${binary} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    const binary = await installed(name, () => console.error(`installing ${REAL_AGENTS[name].spec} into the agents' cache …`));
+    if (Date.now() - started > 1000) console.error(`  ${binary} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
   }
 }

@@ -5,7 +5,7 @@
 // → nothing ran; a shell call titled like an Aion tool → nothing ran; Stop
 // while cold and while warm; no process left once the server stops.
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -71,6 +71,9 @@ beforeAll(async () => {
     env: { AION_AGENTS: JSON.stringify(configured), AION_AGENT_PER_OPERATOR: '8', AION_AGENT_TURN_TIMEOUT: '60s', PATH: process.env.PATH ?? '' },
   });
   ada = client(server.url, server.demoTokens.ada ?? '');
+  // Each runs in its sandbox here: the suite installs bubblewrap.
+  const listed = (await ada.get('/api/v1/assistant/agents')).body as { name: string; available: boolean; sandboxed: boolean }[];
+  for (const agent of AGENTS) expect(listed).toContainEqual(expect.objectContaining({ name: agent.name, available: true, sandboxed: true }));
 }, 300_000);
 
 afterAll(async () => {
@@ -107,7 +110,10 @@ describe.each(AGENTS)('$name', ({ name }) => {
     const answer = await send(warm, 'Read app.yaml, then write a new document.');
     expect(answer.status, answer.text).toBe(200);
     const thread = answer.body as Thread;
-    groups.push(server.services.agents.pidOf(warm) ?? 0);
+    const pid = server.services.agents.pidOf(warm) ?? 0;
+    groups.push(pid);
+    // Never as root: a root server's agents run as nobody.
+    if (process.getuid?.() === 0) expect(readFileSync(`/proc/${pid}/status`, 'utf8')).toMatch(/^Uid:\t65534\t/m);
     expect(thread.proposals, JSON.stringify(lastAnswer(thread))).toEqual([expect.objectContaining({ tool: 'write_document', status: 'pending' })]);
     // The read ran as the operator, and its result went back to the model.
     expect(JSON.stringify(mock.requests)).toContain('DATABASE_URL');

@@ -1,0 +1,90 @@
+// A hostile agent, through the server as an operator would meet it: the demo
+// agent in its sandbox (the default wherever bubblewrap runs), acting on its
+// host without asking. It cannot read the data folder's key or store, the
+// server's /proc and environment, write outside its scratch folder, reach a
+// host it was not given, or run as root; it reaches Aion.
+import { existsSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, type Client } from '../helpers/http.js';
+import { OPS_BIN, REPO_ROOT } from '../helpers/paths.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+interface Thread {
+  id: string;
+  messages: { role: string; text: string }[];
+}
+
+const CANARY = 'AION_HOSTILE_CANARY';
+let server: TestServer;
+let ada: Client;
+let forbidden: http.Server;
+const forbiddenHits: string[] = [];
+
+beforeAll(async () => {
+  process.env[CANARY] = 'the-server-environment-leaked';
+  forbidden = http.createServer((req, res) => {
+    forbiddenHits.push(req.url ?? '');
+    res.end('reached');
+  });
+  await new Promise<void>((resolve) => forbidden.listen(0, '127.0.0.1', resolve));
+  server = await startTestServer('pglite', { demo: true, env: { PATH: process.env.PATH ?? '' } });
+  ada = client(server.url, server.demoTokens.ada ?? '');
+});
+afterAll(async () => {
+  delete process.env[CANARY];
+  await server?.stop();
+  forbidden?.close();
+});
+
+async function run(lines: string[]): Promise<string[]> {
+  const opened = await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging', agent: 'demo-agent' });
+  const id = (opened.body as Thread).id;
+  const answer = await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: lines.join('\n') });
+  expect(answer.status, answer.text).toBe(200);
+  return ((answer.body as Thread).messages.filter((m) => m.role === 'assistant').at(-1)?.text ?? '').split('\n');
+}
+
+describe('the demo agent as a hostile agent, in its sandbox', () => {
+  it('is listed as sandboxed', async () => {
+    const listed = (await ada.get('/api/v1/assistant/agents')).body as { name: string; sandboxed: boolean }[];
+    expect(listed).toContainEqual(expect.objectContaining({ name: 'demo-agent', sandboxed: true }));
+  });
+
+  it('reads nothing of the data folder, the server’s processes or its environment', async () => {
+    const said = await run([
+      `/cat ${path.join(server.dataDir, 'secret.key')}`,
+      `/cat ${path.join(server.dataDir, 'demo-tokens.json')}`,
+      `/cat /proc/${process.pid}/environ`,
+      `/cat /proc/${process.pid}/cmdline`,
+      '/env',
+      '/uid',
+    ]);
+    expect(said.slice(0, 4)).toEqual([expect.stringMatching(/^cat: error /), expect.stringMatching(/^cat: error /), expect.stringMatching(/^cat: error /), expect.stringMatching(/^cat: error /)]);
+    expect(said[4]).not.toContain(CANARY);
+    if (process.getuid?.() === 0) expect(said[5]).toBe('uid: 65534');
+    else expect(said[5]).not.toBe('uid: 0');
+  });
+
+  it('writes only its scratch folder', async () => {
+    // The server's own files, and the system's.
+    const outside = [path.join(REPO_ROOT, `planted-${Date.now()}`), path.join(OPS_BIN), `/tmp/aion-planted-${Date.now()}`];
+    const said = await run([...outside.map((file) => `/touch ${file}`), `/touch ${path.join(server.dataDir, 'planted')}`, '/touch planted-in-scratch']);
+    expect(said.slice(0, 3)).toEqual(outside.map(() => expect.stringMatching(/^touch: error E(ROFS|ACCES|PERM)/)));
+    // The data folder is hidden behind an empty folder of the sandbox's own: whatever lands there never reaches it.
+    expect(existsSync(path.join(server.dataDir, 'planted'))).toBe(false);
+    expect(said[4]).toBe('touch: wrote');
+    for (const file of [outside[0] ?? '', outside[2] ?? '']) expect(existsSync(file)).toBe(false);
+  });
+
+  it('reaches Aion and no other host', async () => {
+    const port = (forbidden.address() as AddressInfo).port;
+    const said = await run([`/connect ${server.url}/healthz`, `/connect http://127.0.0.1:${port}/`, '/connect http://example.com/']);
+    expect(said[0]).toBe('connect: status 200');
+    expect(said[1]).toMatch(/^connect: error /);
+    expect(said[2]).toMatch(/^connect: (error |status 403)/);
+    expect(forbiddenHits).toEqual([]);
+  });
+});
