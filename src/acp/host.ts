@@ -22,7 +22,7 @@ import type { Db } from '../store/db.js';
 import type { Executor } from '../tools/executor.js';
 import { prepareAgentHome } from './agent-home.js';
 import type { AgentAnswer } from './answer.js';
-import { holdSandbox, launchOf, sandboxSentence, type LaunchPlan } from './launch.js';
+import { holdSandbox, launchOf, sandboxSentence, unsandboxedNotice, type LaunchPlan } from './launch.js';
 import type { AgentSession } from './session.js';
 import { AgentStartError } from './start-error.js';
 
@@ -63,7 +63,6 @@ export class AgentHost {
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
   /** Why an agent last failed to start, by name, until it starts again. */
   private readonly failures = new Map<string, string>();
-  private readonly warned = new Set<string>();
   /** This server's URL, for the /mcp an agent is given; set once it listens. */
   serverUrl = '';
 
@@ -73,6 +72,9 @@ export class AgentHost {
   constructor(readonly deps: AgentHostDeps) {
     // The sandbox library starts (and tries one sandbox) with the server, rather than in the first agent's turn.
     this.releaseSandbox = deps.config.agents.some((agent) => agent.sandbox !== 'off') ? holdSandbox() : async () => {};
+    for (const agent of deps.config.agents) {
+      void unsandboxedNotice(agent).then((notice) => notice && deps.log(notice));
+    }
   }
 
   async list(): Promise<AgentListing[]> {
@@ -171,10 +173,6 @@ export class AgentHost {
     let plan: LaunchPlan | null = null;
     try {
       plan = await launchOf(agent, folders, { dataDir: this.deps.config.dataDir, serverUrl: this.serverUrl, path: this.deps.config.agentPath });
-      if (plan.notice && !this.warned.has(agent.name)) {
-        this.warned.add(agent.name);
-        this.deps.log(plan.notice);
-      }
       // The ACP SDK loads with the first agent, not at start: a server without agents never pays for it.
       const { openSession } = await import('./session.js');
       const session = await openSession(this, agent, operator, thread, { ...folders, launch: plan.launch }, signal, (ended) => this.ended(thread.id, ended));

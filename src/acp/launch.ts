@@ -12,10 +12,8 @@ import { AgentStartError } from './start-error.js';
 
 export interface LaunchPlan {
   launch: AgentLaunch;
-  /** Frees what the sandbox holds for this process (its proxy). */
+  /** Frees what the sandbox holds for this process (its allow list). */
   dispose: () => Promise<void>;
-  /** Said once in the log: the demo agent runs unsandboxed here. */
-  notice: string | null;
 }
 
 let problem: Promise<string | null> | undefined;
@@ -50,6 +48,13 @@ function sandboxProblemHere(): Promise<string | null> {
   return problem;
 }
 
+/** The sentence the log says once at start for an agent that runs without a sandbox where it would have one. */
+export async function unsandboxedNotice(agent: AgentConfig): Promise<string | null> {
+  if (agent.sandbox !== 'preferred') return null;
+  const why = await sandboxProblemHere();
+  return why === null ? null : `agent ${agent.name} runs without a sandbox here: ${why}`;
+}
+
 /** Whether the agent runs sandboxed here, and the sentence that makes it unavailable when it needs a sandbox none can give. */
 export async function sandboxSentence(agent: AgentConfig): Promise<{ refused: string | null; sandboxed: boolean }> {
   if (agent.sandbox === 'off') return { refused: null, sandboxed: false };
@@ -64,13 +69,9 @@ export async function launchOf(
   server: { dataDir: string; serverUrl: string; path: string },
 ): Promise<LaunchPlan> {
   const env = { ...agent.env, PATH: server.path, HOME: folders.home, TMPDIR: folders.home };
-  const plain: LaunchPlan = { launch: { command: agent.command, args: agent.args, env, cwd: folders.work }, dispose: async () => {}, notice: null };
   const { refused, sandboxed } = await sandboxSentence(agent);
   if (refused !== null) throw new AgentStartError(refused);
-  if (!sandboxed) {
-    const why = agent.sandbox === 'preferred' ? await sandboxProblemHere() : null;
-    return { ...plain, notice: why ? `agent ${agent.name} runs without a sandbox here: ${why}` : null };
-  }
+  if (!sandboxed) return { launch: { command: agent.command, args: agent.args, env, cwd: folders.work }, dispose: async () => {} };
   const { sandboxed: wrap } = await import('./sandbox.js');
   const command = await wrap(agent.command, agent.args, env, {
     scratch: folders.root,
@@ -81,6 +82,5 @@ export async function launchOf(
   return {
     launch: { command: command.command, args: command.args, env: command.env, cwd: folders.work, uid: command.uid, gid: command.gid },
     dispose: () => command.dispose(),
-    notice: null,
   };
 }

@@ -115,6 +115,8 @@ describe.each(AGENTS)('$name', ({ name }) => {
     // Never as root: a root server's agents run as nobody.
     if (process.getuid?.() === 0) expect(readFileSync(`/proc/${pid}/status`, 'utf8')).toMatch(/^Uid:\t65534\t/m);
     expect(thread.proposals, JSON.stringify(lastAnswer(thread))).toEqual([expect.objectContaining({ tool: 'write_document', status: 'pending' })]);
+    // The agent and every process it started keep the thread's credential off their command lines.
+    expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toContain('aion_ses_');
     // The read ran as the operator, and its result went back to the model.
     expect(JSON.stringify(mock.requests)).toContain('DATABASE_URL');
     const proposal = thread.proposals[0]?.id ?? '';
