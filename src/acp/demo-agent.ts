@@ -11,6 +11,7 @@
 //   /ask-call {toolCall json} (any permission request) · /cat PATH · /touch PATH ·
 //   /connect URL · /uid · /child (starts a child process, says its pid) ·
 //   /stubborn MS (ignores session/cancel) · /flood BYTES (says that much text) ·
+//   /huge BYTES (says it in one message) ·
 //   /mode ID (says it switched to mode ID).
 // With DEMO_AGENT_RECORD set it appends the client's capabilities and every
 // prompt it receives to that file; with DEMO_AGENT_AUTH=VARIABLE it requires
@@ -209,6 +210,9 @@ async function answer(
         break;
       case '/connect':
         await say(`connect: ${await fetch(rest, { signal: AbortSignal.timeout(3000) }).then((r) => `status ${r.status}`, (e: Error) => `error ${(e.cause as Error | undefined)?.message ?? e.message}`)}`);
+        break;
+      case '/huge':
+        await say('x'.repeat(Number(rest) || 0));
         break;
       case '/mode':
         await update({ sessionUpdate: 'current_mode_update', currentModeId: rest });

@@ -79,6 +79,8 @@ async function prompt(host: AgentHost, session: AgentSession, thread: ThreadReco
     const sentence = gone
       ? `agent ${thread.agent} stopped mid-turn; your message is kept, send another to start it afresh`
       : `agent ${thread.agent} failed: ${session.agent.why(error)}; your message is kept, send another to try again`;
+    // Its connection may be broken (a message over the size Aion reads): the next message starts it afresh.
+    if (!gone) await host.stop(thread.id);
     host.deps.events.emit(thread.id, { type: 'ended', stop_reason: null, error: sentence });
     throw unavailable(sentence);
   } finally {

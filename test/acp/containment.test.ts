@@ -194,6 +194,17 @@ describe('bounds', () => {
     const listed = await ada.get('/api/v1/assistant/threads');
     expect(listed.text.length).toBeLessThan(2_000_000);
   });
+
+  it('stops an agent that sends one message over 8 MiB: 503, and the next message starts it afresh', async () => {
+    const id = await openThread('plain');
+    const huge = await send(id, '/huge 9000000');
+    expect(huge.status).toBe(503);
+    expect(errorOf(huge)).toMatch(/agent plain (failed|stopped mid-turn).*your message is kept/);
+    await serverAnswers();
+    const again = await send(id, '/say back');
+    expect(again.status, again.text).toBe(200);
+    expect(lastAnswer(again.body as Thread)?.text).toBe('back');
+  });
 });
 
 async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {

@@ -3,10 +3,15 @@
 // socat and ripgrep (the agents' sandbox), and the pinned real ACP agents in
 // their cache outside the repository. As root (CI, these machines) a missing
 // package is installed; otherwise the run stops with the command to type.
+// A root server runs its sandboxed agents as `nobody`, and the demo agent is
+// this repository's dist/main.js: each folder above it must let others pass.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { chmod, stat } from 'node:fs/promises';
+import path from 'node:path';
 import { promisify } from 'node:util';
 import { installed, REAL_AGENTS, type RealAgentName } from '../acp/real/install.js';
+import { REPO_ROOT } from './paths.js';
 
 const run = promisify(execFile);
 
@@ -19,6 +24,7 @@ const PACKAGES: Record<string, string> = {
 };
 
 export async function ensurePrerequisites(): Promise<void> {
+  if (process.getuid?.() === 0) await letOthersPass(REPO_ROOT);
   const missing = Object.entries(PACKAGES)
     .filter(([, file]) => !existsSync(file))
     .map(([name]) => name);
@@ -34,5 +40,16 @@ export async function ensurePrerequisites(): Promise<void> {
     const started = Date.now();
     const binary = await installed(name, () => console.error(`installing ${REAL_AGENTS[name].spec} into the agents' cache …`));
     if (Date.now() - started > 1000) console.error(`  ${binary} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  }
+}
+
+/** Adds the search bit (only that: nothing becomes listable) to each folder above FOLDER that others cannot pass. */
+async function letOthersPass(folder: string): Promise<void> {
+  for (let at = folder; at !== path.dirname(at); at = path.dirname(at)) {
+    const { mode } = await stat(at);
+    if ((mode & 0o001) === 0) {
+      console.error(`letting other users pass through ${at} (o+x), so sandboxed agents (run as nobody) reach ${folder}`);
+      await chmod(at, mode | 0o001);
+    }
   }
 }

@@ -92,6 +92,16 @@ const send = (id: string, text: string) => ada.post(`/api/v1/assistant/threads/$
 const lastAnswer = (thread: Thread) => thread.messages.filter((m) => m.role === 'assistant').at(-1);
 const deployments = async () => JSON.stringify((await ada.post('/api/v1/assistant/tools/list_deployments', { project: 'shop', environment: 'staging' })).body);
 
+/** Sends TEXT, stops the turn after MS: the answer is stored as cancelled. */
+async function stopAfter(id: string, text: string, ms: number): Promise<void> {
+  const turn = send(id, text);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+  expect((await ada.post(`/api/v1/assistant/threads/${id}/cancel`)).body).toEqual({ cancelled: true });
+  const answer = await turn;
+  expect(answer.status, answer.text).toBe(200);
+  expect(lastAnswer(answer.body as Thread)?.stop_reason).toBe('cancelled');
+}
+
 /** The process group of each agent started, to see that none outlives the server. */
 const groups: number[] = [];
 
@@ -151,22 +161,10 @@ describe.each(AGENTS)('$name', ({ name }) => {
 
   it('stops when cold (still starting) and when warm (the model thinking)', async () => {
     const mock = mocks.get(name) as MockModel;
-    const cold = await openThread(name);
-    const coldTurn = send(cold, 'Say hello.');
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    expect((await ada.post(`/api/v1/assistant/threads/${cold}/cancel`)).body).toEqual({ cancelled: true });
-    const coldAnswer = await coldTurn;
-    expect(coldAnswer.status, coldAnswer.text).toBe(200);
-    expect(lastAnswer(coldAnswer.body as Thread)?.stop_reason).toBe('cancelled');
-
+    await stopAfter(await openThread(name), 'Say hello.', 150);
     mock.script([{ stall: 30_000 }, { say: 'too late' }]);
     const started = Date.now();
-    const warmTurn = send(warm, 'Think for a long time.');
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
-    expect((await ada.post(`/api/v1/assistant/threads/${warm}/cancel`)).body).toEqual({ cancelled: true });
-    const warmAnswer = await warmTurn;
-    expect(warmAnswer.status, warmAnswer.text).toBe(200);
-    expect(lastAnswer(warmAnswer.body as Thread)?.stop_reason).toBe('cancelled');
+    await stopAfter(warm, 'Think for a long time.', 1_500);
     expect(Date.now() - started).toBeLessThan(8_000);
     mock.script([]);
   });

@@ -9,9 +9,8 @@
 // suggestion, a quota probe — are answered apart and take none.
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { takeStep, type AnsweredStep, type MockModel, type ModelStep } from './script.js';
+import { listenOnLoopback, Script, type AnsweredStep, type MockModel } from './script.js';
 
 /** One HTTP request the mock saw, whatever it was. */
 export interface MockCall {
@@ -49,7 +48,7 @@ interface MessagesRequest {
 type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> };
 
 export async function startMockAnthropic(): Promise<MockAnthropic> {
-  let steps: ModelStep[] = [];
+  const script = new Script();
   const requests: unknown[] = [];
   const sideRequests: unknown[] = [];
   const calls: MockCall[] = [];
@@ -94,7 +93,7 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
         blocks = [{ type: 'text', text: sideAnswer(request) }];
       } else {
         requests.push(body);
-        blocks = answer(await takeStep(steps), request);
+        blocks = answer(await script.take(), request);
       }
       calls.push({ method, url: req.url ?? '/', kind: side ? 'side' : 'main', status: 200 });
       const message = {
@@ -131,22 +130,7 @@ export async function startMockAnthropic(): Promise<MockAnthropic> {
       res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    sideRequests,
-    calls,
-    script(next) {
-      steps = [...next];
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server)), requests, sideRequests, calls, script: (next) => script.replace(next) };
 }
 
 /** The body, parsed; null when empty; undefined when it is no JSON. */

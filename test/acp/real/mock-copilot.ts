@@ -16,9 +16,8 @@
 // the next ModelStep; any other model request (a side call: title, summary,
 // compaction) is answered with text and takes none.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { takeStep, type AnsweredStep, type MockModel, type ModelStep } from './script.js';
+import { bodyOf, listenOnLoopback, Script, type AnsweredStep, type MockModel } from './script.js';
 
 /** The one model the mock lists; copilot.ts selects it (a model id Copilot knows, or it falls back to "auto"). */
 export const MOCK_COPILOT_MODEL = 'gpt-5-mini';
@@ -170,19 +169,13 @@ function json(res: http.ServerResponse, status: number, value: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
 }
 
-async function body(req: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const part of req) chunks.push(part as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export async function startMockCopilot(): Promise<MockModel> {
-  let steps: ModelStep[] = [];
+  const script = new Script();
   const requests: unknown[] = [];
   let url = '';
   const server = http.createServer((req, res) => {
     void (async () => {
-      const raw = await body(req);
+      const raw = await bodyOf(req);
       const route = new URL(req.url ?? '/', 'http://mock').pathname;
       if (req.method === 'GET' && route === '/copilot_internal/user') return json(res, 200, user(url));
       if (req.method === 'GET' && route === '/models') return json(res, 200, models());
@@ -194,7 +187,7 @@ export async function startMockCopilot(): Promise<MockModel> {
         const n = requests.length;
         const intent = req.headers['openai-intent'];
         if (intent !== undefined && intent !== 'conversation-agent') return answer(res, request, { text: 'Aion mock' }, n);
-        const step = await takeStep(steps);
+        const step = await script.take();
         return answer(res, request, 'say' in step ? { text: step.say } : callFor(step, request), n);
       }
       // Managed settings (none), the "auto" model router, the built-in GitHub MCP server and anything else: not found.
@@ -204,18 +197,7 @@ export async function startMockCopilot(): Promise<MockModel> {
       else res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    requests,
-    script(next) {
-      steps = [...next];
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const listening = await listenOnLoopback(server);
+  url = listening.url;
+  return { ...listening, requests, script: (next) => script.replace(next) };
 }

@@ -8,8 +8,7 @@
 // model listing get plausible answers; anything else is a 404 in the API's
 // error shape, recorded in `unhandled`.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { takeStep, type AnsweredStep, type MockModel, type ModelStep } from './script.js';
+import { listenOnLoopback, Script, type AnsweredStep, type MockModel } from './script.js';
 
 /** The Gemini mock: what every vendor's mock offers, and what it answered besides the chat's turns. */
 export interface MockGemini extends MockModel {
@@ -34,7 +33,7 @@ interface FunctionDeclaration {
 type Part = { text: string } | { functionCall: { name: string; args: Record<string, unknown> } };
 
 export async function startMockGemini(): Promise<MockGemini> {
-  let steps: ModelStep[] = [];
+  const script = new Script();
   const requests: unknown[] = [];
   const side: unknown[] = [];
   const unhandled: string[] = [];
@@ -77,7 +76,7 @@ export async function startMockGemini(): Promise<MockGemini> {
         let parts: Part[];
         if (streaming && !jsonMode) {
           requests.push(body);
-          parts = [partOf(await takeStep(steps), declarationsOf(body))];
+          parts = [partOf(await script.take(), declarationsOf(body))];
         } else {
           side.push(body);
           parts = [{ text: jsonMode ? JSON.stringify(valueOf(schema ?? { type: 'object' })) : 'mock summary.' }];
@@ -98,22 +97,7 @@ export async function startMockGemini(): Promise<MockGemini> {
     }
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    side,
-    unhandled,
-    script(next) {
-      steps = [...next];
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server)), requests, side, unhandled, script: (next) => script.replace(next) };
 }
 
 /** One step as the model's answer, in the agent's own names for the tools it declared. */

@@ -14,8 +14,7 @@
 // memories, review) gets a short text and leaves the script alone.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { takeStep, type AnsweredStep, type MockModel, type ModelStep } from './script.js';
+import { bodyOf, listenOnLoopback, Script, type AnsweredStep, type MockModel } from './script.js';
 
 interface Tool {
   type?: string;
@@ -150,19 +149,13 @@ function requestKind(req: http.IncomingMessage): string {
   }
 }
 
-async function body(req: http.IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 export async function startMockOpenAI(): Promise<MockModel> {
-  let steps: ModelStep[] = [];
+  const script = new Script();
   const requests: unknown[] = [];
   const server = http.createServer((req, res) => {
     void (async () => {
       const path = (req.url ?? '').split('?')[0] ?? '';
-      const text = await body(req);
+      const text = await bodyOf(req);
       if (req.method === 'GET' && path.endsWith('/models')) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ models: [] }));
         return;
@@ -182,7 +175,7 @@ export async function startMockOpenAI(): Promise<MockModel> {
       // A side request (no tools offered, or Codex's own kind other than a turn: compaction, memories, review…)
       // gets a short answer and leaves the script alone.
       const turn = (parsed.tools ?? []).length > 0 && requestKind(req) === 'turn';
-      const step: AnsweredStep = turn ? await takeStep(steps) : { say: 'Mock title' };
+      const step: AnsweredStep = turn ? await script.take() : { say: 'Mock title' };
       let item: OutputItem;
       try {
         item = itemFor(step, parsed);
@@ -199,18 +192,5 @@ export async function startMockOpenAI(): Promise<MockModel> {
   server.on('upgrade', (_req, socket) => {
     socket.end('HTTP/1.1 426 Upgrade Required\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    script(next) {
-      steps = [...next];
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await listenOnLoopback(server)), requests, script: (next) => script.replace(next) };
 }

@@ -2,6 +2,8 @@
 // request the agent makes to the model takes the next step; when the steps
 // run out the model says "done." and ends its turn. Each vendor's mock maps
 // a step onto its own wire format and onto the agent's own tool names.
+import type http from 'node:http';
+import type { AddressInfo } from 'node:net';
 export type ModelStep =
   /** Plain text; the model's turn ends. */
   | { say: string }
@@ -19,13 +21,42 @@ export type ModelStep =
 /** A step the mock answers with (stalls taken out). */
 export type AnsweredStep = Exclude<ModelStep, { stall: number }>;
 
-/** Takes the next step to answer, first waiting out any stall before it; `done.` when the steps ran out. */
-export async function takeStep(steps: ModelStep[]): Promise<AnsweredStep> {
-  for (;;) {
-    const step = steps.shift() ?? { say: 'done.' };
-    if (!('stall' in step)) return step;
-    await new Promise((resolve) => setTimeout(resolve, step.stall));
+/** The steps still to answer. */
+export class Script {
+  private steps: ModelStep[] = [];
+
+  replace(next: ModelStep[]): void {
+    this.steps = [...next];
   }
+
+  /** The next step to answer, once any stall before it is waited out; `done.` when the steps ran out. */
+  async take(): Promise<AnsweredStep> {
+    for (;;) {
+      const step = this.steps.shift() ?? { say: 'done.' };
+      if (!('stall' in step)) return step;
+      await new Promise((resolve) => setTimeout(resolve, step.stall));
+    }
+  }
+}
+
+/** Listens on a free loopback port; the URL, and how to close it with its open connections. */
+export async function listenOnLoopback(server: http.Server): Promise<Pick<MockModel, 'url' | 'close'>> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A request's body as text. */
+export async function bodyOf(req: http.IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** A running mock of one vendor's model API on loopback. */
