@@ -9,39 +9,15 @@
 import { access, constants, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Operator } from '../access/operators.js';
-import type { TurnEvents } from '../assistant/events.js';
 import type { PendingProposal } from '../assistant/proposing.js';
-import type { RunningTurns } from '../assistant/running.js';
 import type { ThreadRecord } from '../assistant/threads.js';
-import type { AgentConfig, Config } from '../config.js';
-import type { ConversationContexts } from '../conversation/context.js';
-import type { AuditLog } from '../domain/audit.js';
+import type { AgentConfig } from '../config.js';
 import { notFound, unavailable } from '../errors.js';
-import type { Changes } from '../store/changes.js';
-import type { Db } from '../store/db.js';
-import type { Executor } from '../tools/executor.js';
 import { prepareAgentHome } from './agent-home.js';
 import type { AgentAnswer } from './answer.js';
 import { holdSandbox, launchOf, sandboxSentence, unsandboxedNotice, type LaunchPlan } from './launch.js';
-import type { AgentSession } from './session.js';
+import type { AgentHostDeps, AgentSession, SessionOwner } from './hosting.js';
 import { AgentStartError } from './start-error.js';
-
-export interface AgentHostDeps {
-  db: Db;
-  changes: Changes;
-  contexts: ConversationContexts;
-  executor: Executor;
-  audit: AuditLog;
-  events: TurnEvents;
-  running: RunningTurns;
-  config: Pick<
-    Config,
-    'agents' | 'agentIdleMs' | 'agentMax' | 'agentPerOperator' | 'agentTurnTimeoutMs' | 'agentAnswerMaxBytes' | 'agentPath' | 'contextTokens' | 'dataDir'
-  >;
-  /** Where the threads' scratch folders go: outside the data folder, 0700. */
-  scratchRoot: string;
-  log: (message: string) => void;
-}
 
 export interface AgentListing {
   name: string;
@@ -52,7 +28,7 @@ export interface AgentListing {
   sandboxed: boolean;
 }
 
-export class AgentHost {
+export class AgentHost implements SessionOwner {
   private readonly sessions = new Map<string, AgentSession>();
   /** Sessions being started, with how to abort each. */
   private readonly starting = new Map<string, { opened: Promise<AgentSession>; abort: AbortController }>();

@@ -13,30 +13,12 @@ import { mintSessionCredential, revokeSessionCredential } from '../conversation/
 import { applyEdits } from '../documents/index.js';
 import { threads } from '../store/schema.js';
 import { AgentProcess, type AgentClientHandlers, type AgentFolders, type AgentLaunch } from './agent-process.js';
-import type { AgentAnswer } from './answer.js';
 import { authenticationFor } from './authentication.js';
 import { readFile, writeFile, type AgentFiles } from './files.js';
-import type { AgentHost } from './host.js';
+import type { AgentSession, SessionOwner } from './hosting.js';
 import { actsUnasked, askingModeOf, askingOptionsOf } from './modes.js';
 import { AION_MCP_NAME, decidePermission, permissionReply } from './permissions.js';
 import { AgentStartError } from './start-error.js';
-
-export interface RunningAgentTurn {
-  answer: AgentAnswer;
-  cancelled: boolean;
-}
-
-export interface AgentSession {
-  agent: AgentProcess;
-  sessionId: string;
-  files: AgentFiles;
-  /** A new session over a thread that already has messages: the next prompt carries its transcript. */
-  needsTranscript: boolean;
-  turn: RunningAgentTurn | null;
-  /** Stops the process and revokes its credential; then runs the cleanups given. */
-  close(): Promise<void>;
-  onClose(cleanup: () => Promise<void>): void;
-}
 
 /** JSON-RPC's code for "authentication required" (ACP). */
 const AUTH_REQUIRED = -32000;
@@ -47,7 +29,7 @@ const AUTH_REQUIRED = -32000;
  * stopped at once). `onExit` hears of the process ending, at any moment.
  */
 export async function openSession(
-  host: AgentHost,
+  host: SessionOwner,
   config: AgentConfig,
   operator: Operator,
   thread: ThreadRecord,

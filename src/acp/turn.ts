@@ -14,7 +14,7 @@ import { unavailable } from '../errors.js';
 import { messages } from '../store/schema.js';
 import { AgentAnswer } from './answer.js';
 import type { AgentHost } from './host.js';
-import type { AgentSession, RunningAgentTurn } from './session.js';
+import type { AgentSession, RunningAgentTurn } from './hosting.js';
 
 /** Characters per token, roughly: the transcript of a new session is kept within the context budget. */
 const CHARS_PER_TOKEN = 4;

@@ -11,7 +11,7 @@ import type { Db } from '../store/db.js';
 import { deployments, documents, liveDocuments, operators, revisions, type Via } from '../store/schema.js';
 import { assertDocumentPath, diagnosticsFor, noSuchDocument, noSuchRevision } from './documents.js';
 import { lockEnvironment } from './environment-lock.js';
-import type { Environment } from './project-directory.js';
+import type { Environment } from './project-access.js';
 import type { ProjectAccess } from './projects.js';
 
 export interface DeploymentView {

@@ -18,7 +18,7 @@ import {
 import { conflict, invalid, notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { documents, environments, liveDocuments, operators, revisions } from '../store/schema.js';
-import type { Environment } from './project-directory.js';
+import type { Environment } from './project-access.js';
 import type { ProjectAccess } from './projects.js';
 import { secretNames } from './secrets.js';
 

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { environments } from '../store/schema.js';
-import type { Environment } from './project-directory.js';
+import type { Environment } from './project-access.js';
 
 /**
  * Serialises deploys of one environment. NO KEY UPDATE, so writes that only

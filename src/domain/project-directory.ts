@@ -8,24 +8,9 @@ import { notFound } from '../errors.js';
 import type { Changes, Topic } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import { environments, liveDocuments, memberships, projects, type Role } from '../store/schema.js';
-import { PROJECT_SLUG_PATTERN, type ProjectAccess } from './projects.js';
+import { PROJECT_SLUG_PATTERN, type Environment, type ProjectAccess } from './project-access.js';
 
 const SLUG = new RegExp(PROJECT_SLUG_PATTERN);
-
-export interface LiveEntry {
-  path: string;
-  revision: number;
-  deployment: number;
-  deployed_at: string;
-}
-
-export interface Environment {
-  id: string;
-  name: string;
-  protected: boolean;
-  /** What is live there, by path. */
-  live: LiveEntry[];
-}
 
 interface Snapshot {
   id: string;

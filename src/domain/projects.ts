@@ -7,21 +7,10 @@ import type { Topic } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { environments, memberships, projects, type Role } from '../store/schema.js';
-import type { Environment, ProjectDirectory } from './project-directory.js';
+import type { ProjectDirectory } from './project-directory.js';
+import type { Environment, ProjectAccess } from './project-access.js';
 
-export const PROJECT_SLUG_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
-export const ENVIRONMENT_NAME_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
-
-export type { Environment } from './project-directory.js';
-
-export interface ProjectAccess {
-  id: string;
-  slug: string;
-  name: string;
-  /** The caller's effective role: owners act as admin everywhere. */
-  role: Role;
-  environments: Environment[];
-}
+export { ENVIRONMENT_NAME_PATTERN, PROJECT_SLUG_PATTERN, type Environment, type ProjectAccess } from './project-access.js';
 
 export interface ProjectView {
   slug: string;

@@ -8,7 +8,7 @@ import { conflict, invalid, notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { liveDocuments, operators, revisions, secrets } from '../store/schema.js';
 import { lockEnvironment } from './environment-lock.js';
-import type { Environment } from './project-directory.js';
+import type { Environment } from './project-access.js';
 import type { SecretBox } from './secret-box.js';
 
 export const SECRET_NAME_PATTERN = '^[A-Z_][A-Z0-9_]{0,127}$';

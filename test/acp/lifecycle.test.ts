@@ -21,7 +21,7 @@ let adaCapped: Client;
 
 beforeAll(async () => {
   [quick, capped] = await Promise.all([
-    startTestServer('pglite', { demo: true, env: { AION_AGENT_IDLE: '300ms', AION_AGENT_TURN_TIMEOUT: '1s' } }),
+    startTestServer('pglite', { demo: true, env: { AION_AGENT_IDLE: '300ms', AION_AGENT_TURN_TIMEOUT: '3s' } }),
     startTestServer('pglite', { demo: true, env: { AION_AGENT_MAX: '1' } }),
   ]);
   ada = client(quick.url, quick.demoTokens.ada ?? '');

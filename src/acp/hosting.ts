@@ -1,0 +1,57 @@
+// What the host of a server's agents and one agent's session know of each
+// other: the host's services, a running session, and what a session may ask
+// of its host. Apart from both, so neither imports the other.
+import type { TurnEvents } from '../assistant/events.js';
+import type { RunningTurns } from '../assistant/running.js';
+import type { Config } from '../config.js';
+import type { ConversationContexts } from '../conversation/context.js';
+import type { AuditLog } from '../domain/audit.js';
+import type { Changes } from '../store/changes.js';
+import type { Db } from '../store/db.js';
+import type { Executor } from '../tools/executor.js';
+import type { AgentProcess } from './agent-process.js';
+import type { AgentAnswer } from './answer.js';
+import type { AgentFiles } from './files.js';
+
+export interface AgentHostDeps {
+  db: Db;
+  changes: Changes;
+  contexts: ConversationContexts;
+  executor: Executor;
+  audit: AuditLog;
+  events: TurnEvents;
+  running: RunningTurns;
+  config: Pick<
+    Config,
+    'agents' | 'agentIdleMs' | 'agentMax' | 'agentPerOperator' | 'agentTurnTimeoutMs' | 'agentAnswerMaxBytes' | 'agentPath' | 'contextTokens' | 'dataDir'
+  >;
+  /** Where the threads' scratch folders go: outside the data folder, 0700. */
+  scratchRoot: string;
+  log: (message: string) => void;
+}
+
+export interface RunningAgentTurn {
+  answer: AgentAnswer;
+  cancelled: boolean;
+}
+
+export interface AgentSession {
+  agent: AgentProcess;
+  sessionId: string;
+  files: AgentFiles;
+  /** A new session over a thread that already has messages: the next prompt carries its transcript. */
+  needsTranscript: boolean;
+  turn: RunningAgentTurn | null;
+  /** Stops the process and revokes its credential; then runs the cleanups given. */
+  close(): Promise<void>;
+  onClose(cleanup: () => Promise<void>): void;
+}
+
+/** What a session asks of the host that started it. */
+export interface SessionOwner {
+  readonly deps: AgentHostDeps;
+  /** This server's URL, for the /mcp an agent is given. */
+  readonly serverUrl: string;
+  /** Stops the thread's agent. */
+  stop(threadId: string): Promise<void>;
+}

@@ -1,0 +1,32 @@
+// A project as a caller sees it — its environments and what is live there,
+// with the caller's role — and the shapes of project and environment names:
+// shared by the directory that holds projects in memory and the functions
+// that read and change them.
+import type { Role } from '../store/schema.js';
+
+export const PROJECT_SLUG_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
+export const ENVIRONMENT_NAME_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
+
+export interface LiveEntry {
+  path: string;
+  revision: number;
+  deployment: number;
+  deployed_at: string;
+}
+
+export interface Environment {
+  id: string;
+  name: string;
+  protected: boolean;
+  /** What is live there, by path. */
+  live: LiveEntry[];
+}
+
+export interface ProjectAccess {
+  id: string;
+  slug: string;
+  name: string;
+  /** The caller's effective role: owners act as admin everywhere. */
+  role: Role;
+  environments: Environment[];
+}
