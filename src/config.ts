@@ -22,6 +22,8 @@ export interface Config {
   assistantRate: { messages: number; windowSeconds: number };
   contextTokens: number;
   metricsToken: string | null;
+  /** Web origins besides the server's own that may call /mcp (`https://aion.example.com`); their host names are the server's too. */
+  allowedOrigins: string[];
   logLevel: string;
   /** The ACP agents a thread may be held by (DESIGN.md §6), by name. */
   agents: AgentConfig[];
@@ -100,6 +102,7 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
   ['AION_ASSISTANT_RATE', `assistant messages per operator per window (default: ${DEFAULTS.assistantRate})`],
   ['AION_CONTEXT_TOKENS', `history budget of a turn (default: ${DEFAULTS.contextTokens})`],
   ['AION_METRICS_TOKEN', 'bearer token that opens /metrics beyond loopback'],
+  ['AION_ALLOWED_ORIGINS', "web origins besides the server's own that may call /mcp, comma-separated, like https://aion.example.com; their host names are the server's"],
   ['AION_LOG_LEVEL', `pino log level, logs on stderr (default: ${DEFAULTS.logLevel})`],
   ['AION_AGENTS', 'ACP agents as JSON: {"NAME": {"command", "args", "env", "pass_env", "allow_hosts", "sandbox"}} (also --agent NAME=COMMAND)'],
   ['AION_AGENT_IDLE', `an agent process idle this long is stopped (default: ${DEFAULTS.agentIdle})`],
@@ -127,6 +130,7 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
     assistantRate: parseRate(env.AION_ASSISTANT_RATE ?? DEFAULTS.assistantRate),
     contextTokens: parsePositiveInt('AION_CONTEXT_TOKENS', env.AION_CONTEXT_TOKENS ?? DEFAULTS.contextTokens),
     metricsToken: nonEmpty(env.AION_METRICS_TOKEN),
+    allowedOrigins: parseOrigins(env.AION_ALLOWED_ORIGINS ?? ''),
     logLevel: nonEmpty(env.AION_LOG_LEVEL) ?? DEFAULTS.logLevel,
     agents: parseAgents(flags.agent ?? [], env, demo),
     agentIdleMs: parseDuration('AION_AGENT_IDLE', env.AION_AGENT_IDLE ?? DEFAULTS.agentIdle),
@@ -162,6 +166,22 @@ function parseModel(env: Env, demo: boolean): Config['model'] {
   if (model !== null) throw new ConfigError(`AION_MODEL must be anthropic or fake; got ${model}`);
   if (nonEmpty(env.ANTHROPIC_API_KEY)) return 'anthropic';
   return demo ? 'fake' : null;
+}
+
+/** `https://aion.example.com, http://10.0.0.5:8080`: origins as a browser sends them, kept in the form it does. */
+function parseOrigins(value: string): string[] {
+  return value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      const url = URL.canParse(entry) ? new URL(entry) : null;
+      const web = url?.protocol === 'http:' || url?.protocol === 'https:';
+      if (!url || !web || url.pathname !== '/' || url.search || url.hash || url.username || url.password) {
+        throw new ConfigError(`AION_ALLOWED_ORIGINS must list origins like https://aion.example.com (scheme, host, port; no path); got ${entry}`);
+      }
+      return url.origin;
+    });
 }
 
 const RATE_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600 };

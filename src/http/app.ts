@@ -11,8 +11,10 @@ import { authPlugin } from './auth.js';
 import { acceptEmptyBodies } from './bodies.js';
 import { loadConsole } from './console.js';
 import { errorSchema, registerErrorHandling } from './errors.js';
+import { CENSOR, REDACTED_PATHS, serializeRequest } from './log-redaction.js';
 import { instrument } from './metrics.js';
 import { openapiOptions } from './openapi.js';
+import { originGuard } from './origins.js';
 import { liveRoutes } from './routes/live.js';
 import { mcpRoutes } from './routes/mcp.js';
 import { memberRoutes } from './routes/members.js';
@@ -34,20 +36,10 @@ const MAX_PARAM_LENGTH = 500;
 
 export interface AppOptions {
   store: Store;
-  config: Pick<Config, 'logLevel' | 'metricsToken'> & ServiceConfig;
+  config: Pick<Config, 'logLevel' | 'metricsToken' | 'host' | 'allowedOrigins'> & ServiceConfig;
   /** Where log lines go; stderr by default. */
   logStream?: Writable;
 }
-
-/** Values that must never reach a log line. */
-const REDACTED = [
-  'req.headers.authorization',
-  'req.headers["x-aion-token"]',
-  'res.headers["set-cookie"]',
-  '*.token',
-  '*.value',
-  '*.password',
-];
 
 function validatorFor(options: AjvOptions) {
   const ajv = createAjv(options);
@@ -59,7 +51,8 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      redact: { paths: REDACTED, censor: '[redacted]' },
+      redact: { paths: REDACTED_PATHS, censor: CENSOR },
+      serializers: { req: serializeRequest },
       stream: logStream ?? process.stderr,
     },
     bodyLimit: BODY_LIMIT,
@@ -101,6 +94,8 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   instrument(app, services.metrics.registry, services.changes);
 
   await app.register(swagger, openapiOptions);
+  // Before authentication: a rebound or foreign request is refused whatever token it carries.
+  await app.register(originGuard, { host: config.host, allowedOrigins: config.allowedOrigins });
   await app.register(authPlugin, { authenticator: services.authenticator });
   await app.register(operationRoutes, { store, metrics: services.metrics.registry, metricsToken: config.metricsToken });
   await app.register(

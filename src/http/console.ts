@@ -67,6 +67,8 @@ export async function loadConsole(dir = CONSOLE_DIR): Promise<WebConsole | null>
         .header('content-type', 'text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
         .header('content-security-policy', CSP)
+        // frame-ancestors 'none' for browsers that predate it.
+        .header('x-frame-options', 'DENY')
         .header('referrer-policy', 'no-referrer')
         .header('x-content-type-options', 'nosniff')
         .send(index);

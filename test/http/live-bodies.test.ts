@@ -157,7 +157,7 @@ describe.each(STORE_KINDS)('live bodies (%s)', (kind) => {
       expect(answer.headers['content-length'] ?? '0').toBe('0');
       expect(answer.headers['content-type']).toBeUndefined();
       expect(answer.headers['content-encoding']).toBeUndefined();
-      expect(answer.headers['cache-control']).toBe('public, no-cache');
+      expect(answer.headers['cache-control']).toBe('private, no-cache');
     }
   });
 

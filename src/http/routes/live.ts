@@ -89,8 +89,9 @@ export const liveRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
 
       const encoding = encodingOf(entry);
       const etag = body.etag(format, encoding);
-      // Any cache may keep the body, and must ask again (with the ETag) before each use.
-      void reply.header('etag', etag).header('cache-control', 'public, no-cache').header('vary', 'Accept, Accept-Encoding');
+      // The body holds resolved secrets: no shared cache may keep it; the
+      // service's own may, and asks again (with the ETag) before each use.
+      void reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'Accept, Accept-Encoding');
       if (matchesETag(ifNoneMatch, etag)) return reply.code(304).send();
       if (encoding !== 'identity') void reply.header('content-encoding', encoding);
       return reply.header('content-type', CONTENT_TYPES[format]).send(await body.bytes(format, encoding));

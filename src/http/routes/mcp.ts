@@ -2,7 +2,8 @@
 // operator with via `mcp` (DESIGN.md §5); with a session credential, one
 // conversation's tools (§6). X-Aion-Read-Only, X-Aion-Tools,
 // X-Aion-Project and X-Aion-Environment set the connection; the executor
-// enforces them, whatever the JSON-RPC body asks for.
+// enforces them, whatever the JSON-RPC body asks for. A foreign Origin or a
+// rebinding Host is refused before the token is read (http/origins.ts).
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Services } from '../../services.js';
 import { operatorOf } from '../auth.js';
@@ -24,7 +25,7 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
   app.route({
     method: ['GET', 'POST', 'DELETE'],
     url: '/mcp',
-    config: { accepts: ['operator', 'session'] },
+    config: { accepts: ['operator', 'session'], sameOrigin: true },
     // Not in the OpenAPI document: MCP is its own protocol, whose errors are
     // JSON-RPC errors rather than {"error"} (test/mcp/fuzz.test.ts holds it to that).
     schema: { hide: true },

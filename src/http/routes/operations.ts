@@ -5,6 +5,7 @@ import type { Registry } from 'prom-client';
 import { badToken, unavailable } from '../../errors.js';
 import type { Store } from '../../store/db.js';
 import { bearerToken } from '../auth.js';
+import { isLoopbackHost } from '../origins.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const PUBLIC = { accepts: [] };
@@ -22,7 +23,8 @@ export const operationRoutes: FastifyPluginAsync<{ store: Store; metrics: Regist
   const mayReadMetrics = (request: FastifyRequest) => {
     const token = bearerToken(request);
     if (metricsToken && token) return sameSecret(token, metricsToken);
-    return LOOPBACK.has(request.socket.remoteAddress ?? '');
+    // A page on a name rebound to 127.0.0.1 calls from loopback too, but names its own host.
+    return LOOPBACK.has(request.socket.remoteAddress ?? '') && isLoopbackHost(request.headers.host);
   };
 
   app.get('/healthz', { config: PUBLIC, schema: { hide: true } }, async () => ({ ok: true }));
