@@ -1,12 +1,13 @@
 // The demo: what `ops serve --demo` seeds into an empty store, so a newcomer
 // has a project, four operators with four roles, and tokens to try them with.
 // It runs the same tools an operator would, through the executor.
-import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { access, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createOperator, type Operator } from './access/operators.js';
 import { mintToken } from './access/tokens.js';
 import { createProject } from './domain/projects.js';
 import type { Services } from './services.js';
+import { makePrivateFolder } from './store/private-files.js';
 import type { Role } from './store/schema.js';
 
 const DEMO_PROJECT = 'shop';
@@ -76,7 +77,7 @@ export async function seedDemo(
     await mustRun(services, as, 'set_member_role', { project: DEMO_PROJECT, operator: spec.name, role: spec.role });
   }
   await seedConfiguration(services, as);
-  await mkdir(dataDir, { recursive: true });
+  await makePrivateFolder(dataDir);
   await writeFile(demoTokensFile(dataDir), JSON.stringify(tokens, null, 2) + '\n', { mode: 0o600 });
   return tokens;
 }

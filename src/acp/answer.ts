@@ -4,9 +4,11 @@
 // on it, and the writes the agent calls through /mcp are its proposals. Its
 // text is cut at the configured size and its tool calls and plan are bounded,
 // so an agent that talks without end costs neither memory nor the store.
+// Credentials it says are redacted in what is streamed (storing redacts the rest).
 import type * as acp from '@agentclientprotocol/sdk';
 import type { PlanEntryView, ToolCallView, TurnEvent } from '../assistant/events.js';
 import type { PendingProposal } from '../assistant/proposing.js';
+import { CredentialFilter, redactCredentials } from '../assistant/redaction.js';
 import type { EarlierUpdate } from './permissions.js';
 
 /** What an agent answer keeps in its message's `blocks`, beside the text. */
@@ -26,6 +28,8 @@ export class AgentAnswer {
   private readonly chunks: string[] = [];
   private bytes = 0;
   private cut = false;
+  /** What of the text the stream has not shown yet: a credential may be split between chunks. */
+  private readonly shown = new CredentialFilter();
   private readonly toolCalls = new Map<string, ToolCallView>();
   /** What each tool call's first update said, kept for the permission rule, never stored. */
   private readonly firstUpdates = new Map<string, EarlierUpdate>();
@@ -33,9 +37,20 @@ export class AgentAnswer {
   readonly proposals: PendingProposal[] = [];
 
   constructor(
-    private readonly emit: (event: TurnEvent) => void,
+    private readonly send: (event: TurnEvent) => void,
     private readonly maxBytes: number,
   ) {}
+
+  /** Streams text as far as it is safe to; any other event first shows the text held back, so the order stays. */
+  private emit(event: TurnEvent): void {
+    if (event.type === 'text') return this.showText(this.shown.push(event.delta));
+    this.showText(this.shown.release());
+    this.send(event);
+  }
+
+  private showText(delta: string): void {
+    if (delta !== '') this.send({ type: 'text', delta });
+  }
 
   apply(update: acp.SessionUpdate): void {
     switch (update.sessionUpdate) {
@@ -49,7 +64,7 @@ export class AgentAnswer {
       case 'plan':
         this.plan = update.entries
           .slice(0, MAX_PLAN_ENTRIES)
-          .map(({ content, priority, status }) => ({ content: content.slice(0, MAX_LABEL_CHARS), priority, status }));
+          .map(({ content, priority, status }) => ({ content: redactCredentials(content.slice(0, MAX_LABEL_CHARS)), priority, status }));
         this.emit({ type: 'plan', entries: this.plan });
         return;
       default:
@@ -95,7 +110,7 @@ export class AgentAnswer {
     if (!before) this.firstUpdates.set(call.toolCallId, { title: call.title ?? null, rawInput: call.rawInput ?? null });
     const view: ToolCallView = {
       id: call.toolCallId.slice(0, MAX_LABEL_CHARS),
-      title: (call.title ?? before?.title ?? call.toolCallId).slice(0, MAX_LABEL_CHARS),
+      title: redactCredentials((call.title ?? before?.title ?? call.toolCallId).slice(0, MAX_LABEL_CHARS)),
       kind: call.kind ?? before?.kind ?? 'other',
       status: refused ? 'failed' : (call.status ?? before?.status ?? 'pending'),
       locations: call.locations?.slice(0, 20).map(({ path, line }) => ({ path: path.slice(0, MAX_LABEL_CHARS), line: line ?? null })) ?? before?.locations ?? [],
@@ -112,7 +127,9 @@ export class AgentAnswer {
     if (proposal.id) this.emit({ type: 'proposal', id: proposal.id, tool: proposal.tool, title: proposal.title });
   }
 
+  /** The answer's text, to be stored: the turn is over, so the stream now shows what it held back. */
   text(): string {
+    this.showText(this.shown.release());
     return this.chunks.join('').trim();
   }
 

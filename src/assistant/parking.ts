@@ -1,19 +1,7 @@
 // Secrets typed into a message are parked: replaced by `[secret:N]` before the
 // message is stored or shown to a model, the value kept sealed for the thread.
 // Only an accepted set_secret turns a placeholder back into its value.
-
-/** Recognised credentials; each match is parked. */
-const CREDENTIALS: RegExp[] = [
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY-----/g,
-  /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, // AWS access key ids
-  /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b/g, // GitHub tokens
-  /\bgithub_pat_[A-Za-z0-9_]{22,255}\b/g,
-  /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, // Slack
-  /\bsk-ant-[A-Za-z0-9_-]{20,}/g, // Anthropic
-  /\baion_(?:svc_|ses_)?[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g, // ours
-  /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}/g, // JWTs
-  /(?<=\b[a-z][a-z0-9+.-]*:\/\/[^\s:/@]+:)[^\s@/]+(?=@)/gi, // the password in scheme://user:password@host
-];
+import { CREDENTIALS } from './redaction.js';
 
 const MARKED = /<secret>([\s\S]*?)<\/secret>/g;
 const PLACEHOLDER = /\[secret:(\d+)\]/g;

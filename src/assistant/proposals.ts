@@ -3,7 +3,7 @@
 // and stores the result — claim, effect and audit in one transaction — so it
 // runs once however many accepts race, on however many servers. Rejecting
 // changes nothing but the proposal.
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import { perform, type Actor } from '../domain/actions.js';
 import { AppError, conflict, notFound } from '../errors.js';
@@ -29,6 +29,21 @@ async function findProposal(db: Db, thread: ThreadRecord, id: string): Promise<P
   return row;
 }
 
+const NO_LONGER_EXECUTABLE = 'this proposal is no longer executable';
+const REPLACED = `${NO_LONGER_EXECUTABLE}: a newer answer replaced it`;
+
+/**
+ * Fails, with the reason, the thread's waiting proposals of answers before
+ * `newest`: only the newest answer's proposals can run, so the thread must
+ * not wait on older ones. Called in the transaction that stores `newest`.
+ */
+export async function failReplacedProposals(tx: Db, threadId: string, newest: number): Promise<void> {
+  await tx
+    .update(proposals)
+    .set({ status: 'failed', result: { error: REPLACED }, decidedAt: new Date() })
+    .where(and(eq(proposals.threadId, threadId), eq(proposals.status, 'pending'), lt(proposals.messageId, newest)));
+}
+
 /** Accepts one proposal; true when its tool succeeded, false when it failed. */
 export async function acceptProposal(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, id: string): Promise<boolean> {
   return accept(deps, operator, thread, await findProposal(deps.db, thread, id));
@@ -37,22 +52,34 @@ export async function acceptProposal(deps: AssistantDeps, operator: Operator, th
 /**
  * Claims the proposal and runs it as the accepting operator: in a
  * transaction of its own, or in a savepoint of `batch`'s. A failure is
- * recorded on the proposal; a claim that cannot be taken is a conflict.
+ * recorded on the proposal; a claim that cannot be taken is a conflict, and
+ * one that never can (no longer executable) also fails the proposal.
  */
 async function accept(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, proposal: ProposalRecord, batch?: Batch): Promise<boolean> {
   const db = batch?.tx ?? deps.db;
-  const outcome = await deps.executor.run(
-    { operator, via: 'assistant', threadId: thread.id, proposalId: proposal.id },
-    proposal.tool,
-    await inputWithParkedValues(deps, db, thread, proposal),
-    {
-      claim: (tx) => claim(tx, thread, proposal),
-      settle: async (tx, result) => {
-        await tx.update(proposals).set({ result }).where(eq(proposals.id, proposal.id));
+  let unrunnable: string | null = null;
+  const outcome = await deps.executor
+    .run(
+      { operator, via: 'assistant', threadId: thread.id, proposalId: proposal.id },
+      proposal.tool,
+      await inputWithParkedValues(deps, db, thread, proposal),
+      {
+        claim: async (tx) => {
+          const lost = await claim(tx, thread, proposal);
+          if (lost?.unrunnable) unrunnable = lost.why;
+          return lost?.why ?? null;
+        },
+        settle: async (tx, result) => {
+          await tx.update(proposals).set({ result }).where(eq(proposals.id, proposal.id));
+        },
+        batch,
       },
-      batch,
-    },
-  );
+    )
+    .catch(async (error: unknown) => {
+      // The lost claim rolled back; a proposal that can never run is failed with why, so its thread stops waiting on it.
+      if (unrunnable !== null && (await decide(db, proposal.id, 'failed', { error: unrunnable })) > 0) deps.metrics.proposalDecided('failed');
+      throw error;
+    });
   if (!outcome.is_error) {
     deps.metrics.proposalDecided('accepted');
     return true;
@@ -63,12 +90,18 @@ async function accept(deps: AssistantDeps, operator: Operator, thread: ThreadRec
   return false;
 }
 
+/** Why a claim could not be taken; `unrunnable` when the proposal can never run. */
+interface LostClaim {
+  why: string;
+  unrunnable: boolean;
+}
+
 /**
  * Takes the proposal for this accept, inside the transaction that runs it:
  * null when taken, else why not — decided already, or no longer executable
  * (its answer is not the thread's newest, its project or environment is gone).
  */
-async function claim(tx: Db, thread: ThreadRecord, proposal: ProposalRecord): Promise<string | null> {
+async function claim(tx: Db, thread: ThreadRecord, proposal: ProposalRecord): Promise<LostClaim | null> {
   // Written with aliases: drizzle leaves a single table's columns unqualified, which a join would make ambiguous.
   const newest = sql`(select max(m.id) from messages m where m.thread_id = ${thread.id} and m.role = 'assistant')`;
   const projectExists = proposal.project ? sql<boolean>`exists (select 1 from projects p where p.slug = ${proposal.project})` : sql<boolean>`true`;
@@ -88,10 +121,10 @@ async function claim(tx: Db, thread: ThreadRecord, proposal: ProposalRecord): Pr
     .select({ status: proposals.status, newest: sql<boolean>`${proposals.messageId} = ${newest}`, projectExists, environmentExists })
     .from(proposals)
     .where(eq(proposals.id, proposal.id));
-  if (now && now.status !== 'pending') return `this proposal was already ${now.status}`;
-  if (!now?.newest) return 'this proposal is no longer executable: a newer answer replaced it';
-  if (!now.projectExists) return `this proposal is no longer executable: project ${proposal.project} is gone`;
-  return `this proposal is no longer executable: environment ${proposal.environment} is gone`;
+  if (now && now.status !== 'pending') return { why: `this proposal was already ${now.status}`, unrunnable: false };
+  if (!now?.newest) return { why: REPLACED, unrunnable: true };
+  if (!now.projectExists) return { why: `${NO_LONGER_EXECUTABLE}: project ${proposal.project} is gone`, unrunnable: true };
+  return { why: `${NO_LONGER_EXECUTABLE}: environment ${proposal.environment} is gone`, unrunnable: true };
 }
 
 /** Rejects a waiting proposal: it changes nothing but the proposal, and is audited with it. */

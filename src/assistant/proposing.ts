@@ -6,7 +6,9 @@ import type { Db } from '../store/db.js';
 import { messages, proposals, threads } from '../store/schema.js';
 import type { ProposedWrite } from '../tools/executor.js';
 import type { ProposalRow } from '../tools/types.js';
+import { failReplacedProposals } from './proposals.js';
 import type { ModelUsage } from './providers/types.js';
+import { redactCredentials, redactCredentialsIn } from './redaction.js';
 import type { ThreadRecord } from './threads.js';
 import { storeUsage } from './usage.js';
 
@@ -37,12 +39,8 @@ export function pendingProposal(
 ): PendingProposal {
   const { tool, input, project } = prepared;
   const environment = prepared.environment?.name ?? thread.environment;
-  const rows = [...prepared.rows];
-  if (project && thread.project && project.slug !== thread.project) {
-    rows.push({ k: 'note', v: `acts on project ${project.slug}, outside this thread's project ${thread.project}` });
-  } else if (prepared.environment && thread.environment && prepared.environment.name !== thread.environment) {
-    rows.push({ k: 'note', v: `acts on ${prepared.environment.name}, outside this thread's environment ${thread.environment}` });
-  }
+  const outside = outsideThread(thread, project?.slug ?? null, prepared.environment?.name ?? null);
+  const rows = outside ? [...prepared.rows, { k: 'note', v: `acts on ${outside}` }] : prepared.rows;
   return {
     ...ids,
     tool: tool.name,
@@ -55,6 +53,13 @@ export function pendingProposal(
   };
 }
 
+/** Where a call acts when that is outside the thread's scope (`production, outside this thread's environment staging`); else null. */
+export function outsideThread(thread: ThreadRecord, project: string | null, environment: string | null): string | null {
+  if (project && thread.project && project !== thread.project) return `project ${project}, outside this thread's project ${thread.project}`;
+  if (environment && thread.environment && environment !== thread.environment) return `${environment}, outside this thread's environment ${thread.environment}`;
+  return null;
+}
+
 function proposalTitle(tool: string, input: Record<string, unknown>, environment: string): string {
   const object = [input.path, input.name, input.operator].find((v): v is string => typeof v === 'string');
   const environmentTools = ['deploy', 'rollback', 'set_secret', 'delete_secret'];
@@ -63,8 +68,8 @@ function proposalTitle(tool: string, input: Record<string, unknown>, environment
 }
 
 /**
- * Stores an answer with its proposals and what its model calls cost in one
- * transaction; `endsTurn` (a
+ * Stores an answer (credentials in its text and blocks redacted) with its
+ * proposals and what its model calls cost in one transaction; `endsTurn` (a
  * turn's own answer) also ends the turn that made it — an agent's proposal
  * leaves a running turn's claim alone. Answers the stored proposals' ids, in order.
  */
@@ -78,9 +83,16 @@ export async function storeAnswer(
   return db.transaction(async (tx) => {
     const [stored] = await tx
       .insert(messages)
-      .values({ threadId: thread.id, role: 'assistant', text: answer.text, blocks: answer.blocks, stopReason: answer.stopReason })
+      .values({
+        threadId: thread.id,
+        role: 'assistant',
+        text: redactCredentials(answer.text),
+        blocks: redactCredentialsIn(answer.blocks),
+        stopReason: answer.stopReason,
+      })
       .returning({ id: messages.id });
     if (!stored) throw new Error('answer insert returned no row');
+    await failReplacedProposals(tx, thread.id, stored.id);
     await storeUsage(tx, thread.id, stored.id, answer.usage ?? []);
     const ids =
       pending.length === 0

@@ -4,7 +4,7 @@ import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { AgentBlocks } from '../acp/answer.js';
 import type { Operator } from '../access/operators.js';
 import type { ProjectDirectory } from '../domain/project-directory.js';
-import { findEnvironment } from '../domain/projects.js';
+import { ENVIRONMENT_NAME_PATTERN, findEnvironment } from '../domain/projects.js';
 import { notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { isUuid } from '../store/ids.js';
@@ -23,11 +23,20 @@ export interface OpenThread {
   agent?: string | null;
 }
 
-/** Opens a thread on the panel's scope; the environment defaults to the project's first unprotected one. */
+const ENVIRONMENT_NAME = new RegExp(ENVIRONMENT_NAME_PATTERN);
+
+/**
+ * Opens a thread on the panel's scope; the environment defaults to the
+ * project's first unprotected one. A project or environment that names
+ * nothing is NotFound.
+ */
 export async function openThread(db: Db, directory: ProjectDirectory, operator: Operator, body: OpenThread): Promise<ThreadRecord> {
   let environment = body.environment ?? '';
   // Only a missing or null project means none: `""` names a project, one that does not exist.
-  if (typeof body.project === 'string') {
+  if (typeof body.project !== 'string') {
+    // No project to look the environment up in; a name no environment can have still names nothing.
+    if (environment !== '' && !ENVIRONMENT_NAME.test(environment)) throw notFound(`no such environment: ${environment}`);
+  } else {
     const project = await directory.open(operator, body.project);
     environment =
       typeof body.environment === 'string'
@@ -56,12 +65,13 @@ export async function findThread(db: Db, operator: Operator, id: string): Promis
 }
 
 export interface ThreadPage {
-  limit: number;
+  /** Every thread when absent. */
+  limit?: number;
   /** Only threads after this one, newest first: the id of the last thread of the page before. */
   before?: string;
 }
 
-/** The operator's threads, newest first, one page of them. */
+/** The operator's threads, newest first: all of them, or the page asked for. */
 export async function listThreads(db: Db, directory: ProjectDirectory, operator: Operator, page: ThreadPage): Promise<ThreadView[]> {
   const conditions = [eq(threads.operatorId, operator.id)];
   if (page.before !== undefined) {
@@ -71,12 +81,12 @@ export async function listThreads(db: Db, directory: ProjectDirectory, operator:
       sql`(${threads.updatedAt}, ${threads.createdAt}, ${threads.id}) < (select updated_at, created_at, id from ${threads} where id = ${cursor.id})`,
     );
   }
-  const rows = await db
+  const query = db
     .select()
     .from(threads)
     .where(and(...conditions))
-    .orderBy(desc(threads.updatedAt), desc(threads.createdAt), desc(threads.id))
-    .limit(page.limit);
+    .orderBy(desc(threads.updatedAt), desc(threads.createdAt), desc(threads.id));
+  const rows = page.limit === undefined ? await query : await query.limit(page.limit);
   return describeThreads(db, directory, operator, rows);
 }
 

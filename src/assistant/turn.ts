@@ -14,7 +14,8 @@ import type { ToolResult } from '../tools/types.js';
 import type { AssistantDeps } from './deps.js';
 import type { ToolCallView, TurnEvent } from './events.js';
 import { parkSecrets } from './parking.js';
-import { pendingProposal, proposedResult, storeAnswer, type PendingProposal } from './proposing.js';
+import { redactCredentials } from './redaction.js';
+import { outsideThread, pendingProposal, proposedResult, storeAnswer, type PendingProposal } from './proposing.js';
 import { historyOf, systemPrompt, type StoredMessage } from './prompt.js';
 import { historyBudget, trimHistory } from './providers/history.js';
 import {
@@ -157,6 +158,8 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
 
   const history = historyOf(await storedMessages(deps.db, thread.id), await storedProposals(deps.db, thread.id));
   const exchange: ModelMessage[] = [];
+  /** Reads that named a project or environment outside the thread's scope, as a write's proposal would say. */
+  const notes: string[] = [];
   let stopReason = 'end_turn';
   // Cancel aborts the model call in flight; what the turn did so far is its answer.
   const cancel = new AbortController();
@@ -184,7 +187,7 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
       usage.add(response.usage);
       exchange.push({ role: 'assistant', content: response.content });
       stopReason = response.stop_reason;
-      for (const block of response.content) if (block.type === 'text') emit({ type: 'text', delta: block.text });
+      for (const block of response.content) if (block.type === 'text') emit({ type: 'text', delta: redactCredentials(block.text) });
       const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
       if (uses.length === 0) break;
       const results: ToolResultBlock[] = [];
@@ -192,6 +195,8 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
         const result = await answerToolUse(deps, invocation(use), use);
         results.push(result);
         const proposal = pending.find((p) => p.toolUseId === use.id);
+        const outside = proposal || result.is_error ? null : outsideThread(thread, named(use.input.project), named(use.input.environment));
+        if (outside) notes.push(`Note: ${use.name} read ${outside}.`);
         emit({ type: 'tool_call', tool_call: toolCallView(use, result, proposal !== undefined) });
         if (proposal?.id) emit({ type: 'proposal', id: proposal.id, tool: proposal.tool, title: proposal.title });
       }
@@ -201,12 +206,20 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
   } finally {
     unregister();
   }
+  // The notes are the answer's last text block, for the operator; the model's own blocks stay as they were.
+  const note = notes.join('\n');
   const text = exchange
     .flatMap((m) => (m.role === 'assistant' ? m.content : []))
     .flatMap((b) => (b.type === 'text' && b.text.trim() !== '' ? [b.text] : []))
+    .concat(note ? [note] : [])
     .join('\n\n');
   await storeAnswer(deps.db, thread, { text, blocks: exchange, stopReason, usage: usage.calls }, pending, { endsTurn: true });
   emit({ type: 'ended', stop_reason: stopReason });
+}
+
+/** A name the model gave in a tool input, or null when it gave none. */
+function named(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
 }
 
 /** A tool use of the built-in model as the live progress shows it. */

@@ -34,6 +34,12 @@ export async function startServer(
   const store = await openStore(config);
   try {
     const { app, services } = await buildApp({ store, config, ...(logStream ? { logStream } : {}) });
+    if (store.repairedModes > 0) {
+      app.log.warn(
+        { dataDir: config.dataDir, repaired: store.repairedModes },
+        `${store.repairedModes} entries of the data folder were open to other users; each is owner-only now (folders 0700, files 0600)`,
+      );
+    }
     let address: string;
     try {
       address = await app.listen({ host: config.host, port: config.port, backlog: LISTEN_BACKLOG });

@@ -12,6 +12,7 @@ import { rotateInstanceKey } from '../domain/instance-key.js';
 import { keyFile, SecretBox } from '../domain/secret-box.js';
 import { dumpPglite, loadPglite } from '../store/backup.js';
 import { openStore, pgliteFolder, type Store } from '../store/db.js';
+import { keepPrivate } from '../store/private-files.js';
 import { operators } from '../store/schema.js';
 
 type StoreConfig = Pick<Config, 'dataDir' | 'databaseUrl' | 'secretKey'>;
@@ -133,6 +134,8 @@ export async function restore(config: StoreConfig, file: string, err: Print): Pr
     await rm(folder, { recursive: true, force: true });
     throw new StartError(`${file} is not a backup made by ops backup`);
   }
+  // The store came in owner-only; a data folder made before it may not have been.
+  await keepPrivate(config.dataDir);
   err(
     `ops restore: the store from ${file} is in ${config.dataDir}; start it with the instance key it was made with ` +
       `(copy secret.key from the backed-up data folder, or set AION_SECRET_KEY)`,

@@ -2,7 +2,10 @@
 // is on, the concepts that screen declares, and the open document with its
 // unsaved text, selection and cursor. Every change of the text is one edit
 // batch; `revision` counts them, the operator's and the assistant's alike.
+// The selection and cursor stay on the text they were on: clamped to it when
+// shared, carried through every edit batch after.
 import { eq } from 'drizzle-orm';
+import { findConcept } from '../domain/concepts.js';
 import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import { threadContexts } from '../store/schema.js';
@@ -41,6 +44,21 @@ export type ContextUpdate =
       /** The revision the console's text was edited on; required when it changes an already shared document's text. */
       base_revision?: number;
     };
+
+/** One replacement in a text: `removed` UTF-16 code units at `at` became `inserted` ones. */
+export interface Replacement {
+  at: number;
+  removed: number;
+  inserted: number;
+}
+
+/**
+ * What an edit of the shared text makes: the new text and, when the editor
+ * knows them, the replacements that made it, in order (asked for only when
+ * a selection or cursor must follow them). Else the text alone, whose change
+ * is taken as one replacement of what differs.
+ */
+export type EditedText = string | { text: string; replacements: () => Replacement[] };
 
 type Row = typeof threadContexts.$inferSelect;
 
@@ -100,11 +118,10 @@ export class ConversationContexts {
         .set({
           shared: true,
           url: update.url === undefined ? current.url : update.url,
-          concepts: update.concepts ?? (current.concepts as string[]),
+          concepts: update.concepts ? declaredConcepts(update.concepts) : (current.concepts as string[]),
           documentPath: document?.path ?? null,
           documentText: document?.text ?? null,
-          selection: document?.selection ?? null,
-          cursor: document?.cursor ?? null,
+          ...clampedPlaces(document),
           revision: textChanged ? current.revision + 1 : current.revision,
           updatedAt: new Date(),
         })
@@ -122,7 +139,7 @@ export class ConversationContexts {
    */
   async editText(
     threadId: string,
-    edit: (document: SharedDocument) => string,
+    edit: (document: SharedDocument) => EditedText,
   ): Promise<{ document: SharedDocument | null; revision: number }> {
     return this.changes.transaction(this.db, async (tx, touch) => {
       const [current] = await tx
@@ -146,15 +163,18 @@ export class ConversationContexts {
         selection: (current.selection as Selection | null) ?? null,
         cursor: (current.cursor as Cursor | null) ?? null,
       };
-      const text = edit(document);
+      const edited = edit(document);
+      const text = typeof edited === 'string' ? edited : edited.text;
+      const replacements = typeof edited === 'string' ? () => [differingSpan(before, text)] : edited.replacements;
+      const places = mappedPlaces(document, text, replacements);
       const revision = current.revision + 1;
       await tx
         .update(threadContexts)
-        .set({ documentText: text, revision, updatedAt: new Date() })
+        .set({ documentText: text, ...places, revision, updatedAt: new Date() })
         .where(eq(threadContexts.threadId, threadId));
       touch(`thread:${threadId}`);
       this.keep(threadId, revision, text);
-      return { document: { ...document, text }, revision };
+      return { document: { ...document, text, ...places }, revision };
     });
   }
 
@@ -162,6 +182,106 @@ export class ConversationContexts {
   waitForRevision(threadId: string, after: number, seconds: number, signal: AbortSignal): Promise<ContextView> {
     const passed = (view: ContextView) => view.shared && view.revision > after;
     return this.changes.waitFor([`thread:${threadId}`], () => this.read(threadId), passed, seconds * 1000, signal);
+  }
+}
+
+/** The concepts the console declares, by their titles, each once; anything else is dropped. */
+function declaredConcepts(names: string[]): string[] {
+  return [...new Set(names.flatMap((name) => findConcept(name)?.title ?? []))];
+}
+
+type Places = Pick<SharedDocument, 'selection' | 'cursor'>;
+
+/** The document's selection and cursor, each position moved into its text. */
+function clampedPlaces(document: SharedDocument | null): Places {
+  if (!document || (!document.selection && !document.cursor)) return { selection: null, cursor: null };
+  const lines = new Lines(document.text);
+  return placesAt(lines, offsetsOf(lines, document));
+}
+
+/** The selection and cursor carried through the replacements that made `after` of the document's text. */
+function mappedPlaces(document: SharedDocument, after: string, replacements: () => Replacement[]): Places {
+  if (!document.selection && !document.cursor) return { selection: null, cursor: null };
+  const offsets = offsetsOf(new Lines(document.text), document);
+  const made = replacements();
+  // A selection keeps what replaced any part of it; the caret stays before text replaced around it.
+  const map = (offset: number | null, side: -1 | 1) => (offset === null ? null : made.reduce((at, r) => mapOffset(at, r, side), offset));
+  return placesAt(new Lines(after), { from: map(offsets.from, -1), to: map(offsets.to, 1), cursor: map(offsets.cursor, -1) });
+}
+
+interface Offsets {
+  from: number | null;
+  to: number | null;
+  cursor: number | null;
+}
+
+function offsetsOf(lines: Lines, { selection, cursor }: SharedDocument): Offsets {
+  return {
+    from: selection ? lines.offset(selection.from_line, selection.from_column) : null,
+    to: selection ? lines.offset(selection.to_line, selection.to_column) : null,
+    cursor: cursor ? lines.offset(cursor.line, cursor.column) : null,
+  };
+}
+
+function placesAt(lines: Lines, { from, to, cursor }: Offsets): Places {
+  const start = from === null ? null : lines.position(from);
+  const end = to === null ? null : lines.position(to);
+  const caret = cursor === null ? null : lines.position(cursor);
+  return {
+    selection: start && end ? { from_line: start.line, from_column: start.column, to_line: end.line, to_column: end.column } : null,
+    cursor: caret,
+  };
+}
+
+/** Where `offset` is once `r` is made; `side` says where a position inside the replaced text (or at an insertion) goes. */
+function mapOffset(offset: number, r: Replacement, side: -1 | 1): number {
+  const end = r.at + r.removed;
+  if (offset < r.at || (offset === r.at && (r.removed > 0 || side < 0))) return offset;
+  if (offset > end || (offset === end && r.removed > 0)) return offset + r.inserted - r.removed;
+  return side < 0 ? r.at : r.at + r.inserted;
+}
+
+/** The one span where `before` and `after` differ, between their common start and end. */
+function differingSpan(before: string, after: string): Replacement {
+  const shorter = Math.min(before.length, after.length);
+  let start = 0;
+  while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
+  let end = 0;
+  while (end < shorter - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)) end++;
+  return { at: start, removed: before.length - start - end, inserted: after.length - start - end };
+}
+
+/** A text's lines as the console's editor breaks them (\r\n, \r or \n); columns count UTF-16 code units, one-based. */
+class Lines {
+  /** Where each line starts, and where it ends before its line break. */
+  private readonly starts: number[] = [0];
+  private readonly ends: number[] = [];
+
+  constructor(text: string) {
+    for (const lineBreak of text.matchAll(/\r\n?|\n/g)) {
+      this.ends.push(lineBreak.index);
+      this.starts.push(lineBreak.index + lineBreak[0].length);
+    }
+    this.ends.push(text.length);
+  }
+
+  /** The offset of a one-based line and column, moved onto the text when past a line's end or the last line. */
+  offset(line: number, column: number): number {
+    const index = Math.min(line, this.starts.length) - 1;
+    const start = this.starts[index] ?? 0;
+    return Math.min(start + column - 1, this.ends[index] ?? start);
+  }
+
+  position(offset: number): Cursor {
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const middle = Math.ceil((low + high) / 2);
+      if ((this.starts[middle] ?? 0) <= offset) low = middle;
+      else high = middle - 1;
+    }
+    const start = this.starts[low] ?? 0;
+    return { line: low + 1, column: Math.min(offset, this.ends[low] ?? start) - start + 1 };
   }
 }
 

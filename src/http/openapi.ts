@@ -1,15 +1,28 @@
 // How the OpenAPI document is made from the route schemas: shared schemas
-// keep their own names in components (`Error`, not `def-0`), and a wildcard
-// path parameter is published as `{path}`, since OpenAPI cannot name `*`.
+// keep their own names in components (`Error`, not `def-0`), a wildcard
+// path parameter is published as `{path}`, since OpenAPI cannot name `*`,
+// path ids say they are uuids, and a body is required only when it must name
+// something (no body at all is taken as `{}`: bodies.ts).
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema } from 'fastify';
 
 const WILDCARD_NAME = 'path';
 
+/**
+ * The path parameters that hold a thread's or a proposal's id. Published as
+ * uuids; validated by the services, so a malformed one is the route's 404
+ * ("No such thread"), which a `format` the route asserted would make a 422.
+ */
+const UUID_PARAMS = new Set(['id', 'proposal_id']);
+
+type ParamsSchema = { properties?: Record<string, unknown>; required?: string[] };
+/** What of the published document is read here: each operation's request body and its schemas. */
+type Paths = Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> } }>>;
+
 /** The route's schema and url with its `*` parameter named. */
 function namedWildcard(schema: FastifySchema | undefined, url: string): { schema: FastifySchema; url: string } {
   if (!url.endsWith('*') || !schema) return { schema: schema ?? {}, url };
-  const params = schema.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+  const params = schema.params as ParamsSchema | undefined;
   const { '*': wildcard, ...named } = params?.properties ?? {};
   const renamed = params && {
     ...params,
@@ -17,6 +30,27 @@ function namedWildcard(schema: FastifySchema | undefined, url: string): { schema
     required: params.required?.map((name) => (name === '*' ? WILDCARD_NAME : name)),
   };
   return { schema: { ...schema, ...(renamed ? { params: renamed } : {}) }, url: `${url.slice(0, -1)}:${WILDCARD_NAME}` };
+}
+
+/** The schema with its id path parameters published as uuids. */
+function uuidIds(schema: FastifySchema): FastifySchema {
+  const params = schema.params as ParamsSchema | undefined;
+  if (!params?.properties || !Object.keys(params.properties).some((name) => UUID_PARAMS.has(name))) return schema;
+  const properties = Object.fromEntries(
+    Object.entries(params.properties).map(([name, property]) => [name, UUID_PARAMS.has(name) ? { ...(property as object), format: 'uuid' } : property]),
+  );
+  return { ...schema, params: { ...params, properties } };
+}
+
+/** Marks each request body required only when its schema requires a field: an absent body is `{}`. */
+function bodiesRequiredOnlyWhenNeeded<Document extends { paths?: unknown }>(document: Document): Document {
+  for (const path of Object.values((document.paths ?? {}) as Paths)) {
+    for (const { requestBody } of Object.values(path)) {
+      if (!requestBody?.content) continue;
+      requestBody.required = Object.values(requestBody.content).some((media) => (media.schema?.required?.length ?? 0) > 0);
+    }
+  }
+  return document;
 }
 
 export const openapiOptions: FastifyDynamicSwaggerOptions = {
@@ -27,5 +61,9 @@ export const openapiOptions: FastifyDynamicSwaggerOptions = {
     security: [{ bearer: [] }],
   },
   refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-  transform: ({ schema, url }) => namedWildcard(schema, url),
+  transform: ({ schema, url }) => {
+    const named = namedWildcard(schema, url);
+    return { ...named, schema: uuidIds(named.schema) };
+  },
+  transformObject: (document) => ('openapiObject' in document ? bodiesRequiredOnlyWhenNeeded(document.openapiObject) : document.swaggerObject),
 };

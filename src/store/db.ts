@@ -2,7 +2,6 @@
 // DATABASE_URL is set, both behind one Drizzle type. Migrations are applied
 // under an advisory lock, so servers starting together on one PostgreSQL take
 // turns instead of racing.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -15,6 +14,8 @@ import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { dataFolderError, postgresStartError } from './errors.js';
 import { lockFolder } from './folder-lock.js';
+import { keepPrivate, makePrivateFolder } from './private-files.js';
+import { PrivateNodeFS } from './private-nodefs.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -25,6 +26,8 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export interface Store {
   readonly kind: 'pglite' | 'postgres';
   readonly db: Db;
+  /** How many entries of the data folder other users could read or enter when it opened (each is owner-only now); 0 on PostgreSQL. */
+  readonly repairedModes: number;
   /** Runs `work` while no other server on the same database runs its own. */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
   /**
@@ -42,7 +45,12 @@ const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../src/store/migrations', im
 
 // A console's store is small: 16 MB of shared buffers (PostgreSQL's default is
 // 128 MB) keeps the embedded server's memory near the §11 budget.
-export const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers=16MB'] };
+const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers=16MB'] };
+
+/** PGlite on `folder`, its files owner-only; `loadDataDir`: a dump to load into the empty folder. */
+export function createPglite(folder: string, options: { loadDataDir?: Blob } = {}): Promise<PGlite> {
+  return PGlite.create({ fs: new PrivateNodeFS(folder), ...PGLITE_OPTIONS, ...options });
+}
 
 /** Where the embedded store keeps its PostgreSQL files inside the data folder. */
 export function pgliteFolder(dataDir: string): string {
@@ -65,20 +73,29 @@ export async function openStore(options: { dataDir: string; databaseUrl: string 
 
 async function openPglite(dataDir: string): Promise<Store & { migrate(): Promise<void> }> {
   const folder = pgliteFolder(dataDir);
-  await mkdir(folder, { recursive: true }).catch((error: unknown) => {
+  await makePrivateFolder(folder).catch((error: unknown) => {
     throw dataFolderError(error, dataDir);
   });
   const unlock = await lockFolder(folder).catch((error: unknown) => {
     throw dataFolderError(error, dataDir);
   });
-  const client = await PGlite.create({ dataDir: folder, ...PGLITE_OPTIONS }).catch(async (error: unknown) => {
+  let repairedModes: number;
+  let client: PGlite;
+  try {
+    // Folders older than this check, or copied without their modes, are repaired on each start.
+    repairedModes = await keepPrivate(dataDir).catch((error: unknown) => {
+      throw dataFolderError(error, dataDir);
+    });
+    client = await createPglite(folder);
+  } catch (error) {
     await unlock();
     throw error;
-  });
+  }
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
     db,
+    repairedModes,
     // One process owns the embedded store, so there is nobody to take turns with.
     exclusive: (work) => work(),
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
@@ -106,6 +123,7 @@ function openPostgres(url: string): Store & { migrate(): Promise<void> } {
   return {
     kind: 'postgres',
     db,
+    repairedModes: 0,
     exclusive: async (work) => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();

@@ -9,7 +9,7 @@ export async function lockFolder(folder: string): Promise<() => Promise<void>> {
   const file = path.join(folder, 'aion.lock');
   for (;;) {
     try {
-      await writeFile(file, `${process.pid}\n`, { flag: 'wx' });
+      await writeFile(file, `${process.pid}\n`, { flag: 'wx', mode: 0o600 });
       return () => rm(file, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

@@ -14,6 +14,7 @@ import { httpClient } from '../mcp/clients.js';
 
 interface Thread {
   id: string;
+  state: string;
   proposals: { id: string; status: string; tool: string; result: Record<string, unknown> | null }[];
 }
 
@@ -163,7 +164,7 @@ describe('an agent proposing while a turn runs', () => {
 });
 
 describe('a proposal that is no longer executable', () => {
-  it('is a 409, checked in the claim’s transaction: a newer answer, an environment gone', async () => {
+  it('is a 409, checked in the claim’s transaction: a newer answer, an environment gone; either way it is failed with why', async () => {
     await mustCall(ada, 'create_environment', { project: 'shop', name: 'doomed' });
     const thread = (await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'doomed' })).body as Thread;
     const first = (await ada.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: '/tool set_secret {"name": "A", "value": "v"}' }))
@@ -177,16 +178,21 @@ describe('a proposal that is no longer executable', () => {
     } finally {
       await agent.close();
     }
+    // The newer answer failed it as it landed.
     const replaced = await ada.post(`/api/v1/assistant/threads/${thread.id}/proposals/${stale}/accept`);
     expect(replaced.status).toBe(409);
-    expect(replaced.body).toEqual({ error: 'this proposal is no longer executable: a newer answer replaced it' });
+    expect(replaced.body).toEqual({ error: 'this proposal was already failed' });
 
     const newest = ((await ada.get(`/api/v1/assistant/threads/${thread.id}`)).body as Thread).proposals.at(-1)?.id;
     await server.services.db.execute(sql`delete from environments where name = 'doomed'`);
     const gone = await ada.post(`/api/v1/assistant/threads/${thread.id}/proposals/${newest}/accept`);
     expect(gone.status).toBe(409);
     expect(gone.body).toEqual({ error: 'this proposal is no longer executable: environment doomed is gone' });
-    const statuses = ((await ada.get(`/api/v1/assistant/threads/${thread.id}`)).body as Thread).proposals.map((p) => p.status);
-    expect(statuses).toEqual(['pending', 'pending']);
+    const after = (await ada.get(`/api/v1/assistant/threads/${thread.id}`)).body as Thread;
+    expect(after.proposals.map((p) => [p.status, p.result])).toEqual([
+      ['failed', { error: 'this proposal is no longer executable: a newer answer replaced it' }],
+      ['failed', { error: 'this proposal is no longer executable: environment doomed is gone' }],
+    ]);
+    expect(after.state).toBe('idle');
   });
 });

@@ -1,7 +1,9 @@
 // The assistant's HTTP API, exactly as spec/assistant-and-tools.md writes it:
 // status, threads, messages, proposals.
+import type { preValidationHookHandler } from 'fastify';
 import { invalid } from '../../errors.js';
 import type { Services } from '../../services.js';
+import { replaceUnstorable } from '../../store/storable.js';
 import { operatorOf } from '../auth.js';
 import { actorOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
@@ -138,8 +140,25 @@ const proposalParams = {
 } as const;
 
 const MAX_MESSAGE = 8000;
-const DEFAULT_THREADS = 50;
 const MAX_THREADS = 200;
+const MAX_PAGE = 2000;
+
+/**
+ * The spec gives opening a thread no 422: its fields are free text. What the
+ * store cannot hold is replaced (U+FFFD), so a project, environment or agent
+ * that could never exist is the 404 of any unknown name, and a long page is
+ * cut rather than refused. Wrong types and unknown fields stay a 422.
+ */
+const freeTextOpenThread: preValidationHookHandler = async (request) => {
+  const body = request.body;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+  const fields = body as Record<string, unknown>;
+  if (typeof fields.page === 'string') fields.page = fields.page.slice(0, MAX_PAGE);
+  // After the cut, which may split a surrogate pair.
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === 'string') fields[name] = replaceUnstorable(value).text;
+  }
+};
 
 export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
   const { assistant } = services;
@@ -157,12 +176,12 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
       schema: {
         operationId: 'listThreads',
         summary: "This operator's threads, newest first, with their messages and proposals",
-        description: `One page of threads: at most \`limit\` (default ${DEFAULT_THREADS}, at most ${MAX_THREADS}). For the next page, pass the id of the last thread as \`before\`.`,
+        description: `Every thread of this operator. Paging is for those who ask: \`limit\` (at most ${MAX_THREADS}) threads a page; for the next page, pass the id of the last thread as \`before\`.`,
         tags,
         querystring: {
           type: 'object',
           properties: {
-            limit: { type: 'integer', minimum: 1, maximum: MAX_THREADS, default: DEFAULT_THREADS, description: `How many threads at most (default ${DEFAULT_THREADS}).` },
+            limit: { type: 'integer', minimum: 1, maximum: MAX_THREADS, description: 'How many threads at most; every one when absent.' },
             before: { type: 'string', maxLength: 100, description: 'The id of the last thread of the page before: only older threads follow.' },
           },
         },
@@ -175,6 +194,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
   app.post(
     '/assistant/threads',
     {
+      preValidation: freeTextOpenThread,
       schema: {
         operationId: 'openThread',
         summary: 'Open a thread on the panel’s project and environment, which fill in what the model leaves out',
@@ -182,10 +202,10 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
         body: {
           type: 'object',
           properties: {
-            environment: { ...nullableString, maxLength: 200 },
-            page: { ...nullableString, maxLength: 2000 },
-            project: { ...nullableString, maxLength: 200 },
-            agent: { ...nullableString, maxLength: 100, description: 'A configured ACP agent to hold the thread (GET /assistant/agents); the built-in assistant when absent.' },
+            environment: nullableString,
+            page: { ...nullableString, description: `Free text, kept to its first ${MAX_PAGE} characters.` },
+            project: nullableString,
+            agent: { ...nullableString, description: 'A configured ACP agent to hold the thread (GET /assistant/agents); the built-in assistant when absent.' },
           },
           additionalProperties: false,
         },

@@ -1,9 +1,10 @@
 // A conversation's shared context (PUT and GET, for the console and for the
-// conversation's own session credential) and minting its session credential.
+// conversation's own session credential) and its session credentials: mint,
+// list (never the token) and revoke, for the thread's operator.
 import { findThread } from '../../assistant/threads.js';
-import { mintSessionCredential } from '../../conversation/credentials.js';
+import { listSessionCredentials, mintSessionCredential, revokeThreadCredential } from '../../conversation/credentials.js';
 import type { Services } from '../../services.js';
-import { conversationOperator } from '../auth.js';
+import { conversationOperator, operatorOf } from '../auth.js';
 import { actorOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
 
@@ -51,6 +52,23 @@ const contextSchema = {
 } as const;
 
 const threadParams = { type: 'object', properties: { id: { type: 'string', maxLength: 100 } }, required: ['id'] } as const;
+
+const credentialListingSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    holder: {
+      type: 'string',
+      enum: ['agent', 'client'],
+      description: 'agent: the ACP agent the server started for this thread (renewed with its process); client: minted with POST …/session-credential.',
+    },
+    created_at: { type: 'string' },
+    expires_at: { type: 'string' },
+    last_used_at: { type: ['string', 'null'], description: 'Recorded at most once a minute.' },
+  },
+  required: ['id', 'holder', 'created_at', 'expires_at', 'last_used_at'],
+  additionalProperties: false,
+} as const;
 
 export const conversationRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
   const { contexts, db } = services;
@@ -146,8 +164,13 @@ export const conversationRoutes: RoutePlugin<{ services: Services }> = async (ap
         response: {
           201: {
             type: 'object',
-            properties: { token: { type: 'string' }, thread: { type: 'string' }, expires_at: { type: 'string' } },
-            required: ['token', 'thread', 'expires_at'],
+            properties: {
+              id: { type: 'string', description: 'As GET …/session-credentials lists it.' },
+              token: { type: 'string' },
+              thread: { type: 'string' },
+              expires_at: { type: 'string' },
+            },
+            required: ['id', 'token', 'thread', 'expires_at'],
             additionalProperties: false,
           },
           ...errorResponses(401, 404),
@@ -158,6 +181,46 @@ export const conversationRoutes: RoutePlugin<{ services: Services }> = async (ap
       const actor = actorOf(request);
       const thread = await findThread(db, actor.operator, request.params.id);
       return reply.code(201).send(await mintSessionCredential(services, actor, thread));
+    },
+  );
+
+  app.get(
+    '/assistant/threads/:id/session-credentials',
+    {
+      schema: {
+        operationId: 'listSessionCredentials',
+        summary: "The conversation's live session credentials, newest first: created, expires, last used (never the token)",
+        tags,
+        params: threadParams,
+        response: { 200: { type: 'array', items: credentialListingSchema }, ...errorResponses(401, 404) },
+      },
+    },
+    async (request) => {
+      const thread = await findThread(db, operatorOf(request), request.params.id);
+      return listSessionCredentials(db, thread.id);
+    },
+  );
+
+  app.delete(
+    '/assistant/threads/:id/session-credentials/:credential',
+    {
+      schema: {
+        operationId: 'revokeSessionCredential',
+        summary: "Revoke one of the conversation's session credentials; it is refused from then on",
+        tags,
+        params: {
+          type: 'object',
+          properties: { id: { type: 'string', maxLength: 100 }, credential: { type: 'string', maxLength: 100 } },
+          required: ['id', 'credential'],
+        },
+        response: { 204: { type: 'null' }, ...errorResponses(401, 404) },
+      },
+    },
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const thread = await findThread(db, actor.operator, request.params.id);
+      await revokeThreadCredential(services, actor, thread, request.params.credential);
+      return reply.code(204).send(null);
     },
   );
 };

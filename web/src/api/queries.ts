@@ -1,7 +1,7 @@
 // Server state the pages share, one query key per resource.
 import { useQuery } from '@tanstack/react-query';
 import { api, runTool } from './client';
-import type { Agent, AssistantStatus, DocumentListing, Project, ToolDescriptor } from './types';
+import type { Agent, AssistantStatus, DocumentListing, Project, SessionCredentialListing, ToolDescriptor } from './types';
 
 export function useProjects() {
   return useQuery({ queryKey: ['projects'], queryFn: () => api<Project[]>('GET', '/api/v1/projects') });
@@ -58,5 +58,14 @@ export function useTools(project: string | undefined, environment: string | unde
       return api<{ tools: ToolDescriptor[] }>('GET', `/api/v1/assistant/tools?${query}`).then((r) => r.tools);
     },
     staleTime: 30_000,
+  });
+}
+
+/** A conversation's live session credentials, while `enabled` (its "Connect an agent" dialog is open). */
+export function useSessionCredentials(threadId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['session-credentials', threadId],
+    queryFn: () => api<SessionCredentialListing[]>('GET', `/api/v1/assistant/threads/${threadId}/session-credentials`),
+    enabled,
   });
 }

@@ -2,6 +2,7 @@
 // A turn's live events, and the tool calls and plan of an answer, are the
 // server's own types, imported as types only (nothing of the server is bundled).
 import type { PlanEntryView, ToolCallView, TurnEvent } from '../../../src/assistant/events';
+import type { SessionCredential, SessionCredentialListing } from '../../../src/conversation/credentials';
 
 export type Role = 'viewer' | 'developer' | 'operator' | 'admin';
 
@@ -26,6 +27,8 @@ export interface ToolDescriptor {
 }
 
 export type { TurnEvent };
+/** A conversation's session credential: minted (its token shown that once), and as GET …/session-credentials lists it. */
+export type { SessionCredential, SessionCredentialListing };
 /** A tool call an agent made (or asked for), as the panel shows it. */
 export type ToolCall = ToolCallView;
 export type PlanEntry = PlanEntryView;

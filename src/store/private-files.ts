@@ -1,0 +1,42 @@
+// The data folder holds the store, its write-ahead log, the instance key and
+// tokens: nobody but its owner may read or enter any of it. Folders are 0700
+// and files 0600 (group and other bits cleared), made so and kept so.
+import { chmod, lstat, mkdir, readdir, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import path from 'node:path';
+import { ConfigError } from '../config.js';
+
+/** The permission bits of the group and of other users. */
+export const NOT_OWNER = 0o077;
+
+/** Makes `folder` and any missing parent, each 0700. */
+export async function makePrivateFolder(folder: string): Promise<void> {
+  await mkdir(folder, { recursive: true, mode: 0o700 });
+}
+
+/**
+ * Clears the group and other bits of `folder` and of every folder and file
+ * in it (symbolic links are left alone: chmod would follow them out of the
+ * folder); answers how many entries had any.
+ */
+export async function keepPrivate(folder: string): Promise<number> {
+  return tighten(folder, await stat(folder));
+}
+
+async function tighten(entry: string, stats: Stats): Promise<number> {
+  let repaired = 0;
+  if (stats.mode & NOT_OWNER) {
+    await chmod(entry, stats.mode & 0o7777 & ~NOT_OWNER).catch((error: unknown) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+      throw new ConfigError(`${entry} belongs to another user, so it cannot be made owner-only; give the data folder to the user that runs Aion (chown -R)`);
+    });
+    repaired++;
+  }
+  if (!stats.isDirectory()) return repaired;
+  for (const name of await readdir(entry)) {
+    const child = path.join(entry, name);
+    const childStats = await lstat(child);
+    if (childStats.isDirectory() || childStats.isFile()) repaired += await tighten(child, childStats);
+  }
+  return repaired;
+}

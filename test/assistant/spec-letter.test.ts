@@ -1,0 +1,156 @@
+// The spec, to the letter (issue 19): opening a thread answers no 422, the
+// list is every thread, OpenAPI says what the spec says of ids and bodies, a
+// proposal that can no longer run never holds its thread, and a read outside
+// the thread's scope is marked on the answer as a write's proposal is.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findOperator, type Operator } from '../../src/access/operators.js';
+import { messages } from '../../src/store/schema.js';
+import { client, type Client } from '../helpers/http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let ada: Client;
+let adaOperator: Operator;
+
+interface Thread {
+  id: string;
+  page: string;
+  state: string;
+  messages: { id: number; role: string; text: string }[];
+  proposals: { id: string; status: string; message_id: number; result: Record<string, unknown> }[];
+}
+
+beforeAll(async () => {
+  server = await startTestServer('pglite', { demo: true });
+  ada = client(server.url, server.demoTokens.ada ?? '');
+  adaOperator = await findOperator(server.services.db, 'ada');
+});
+afterAll(() => server.stop());
+
+async function open(body: object = { project: 'shop', environment: 'staging' }): Promise<Thread> {
+  const answer = await ada.post('/api/v1/assistant/threads', body);
+  expect(answer.status, answer.text).toBe(200);
+  return answer.body as Thread;
+}
+
+const thread = async (id: string) => (await ada.get(`/api/v1/assistant/threads/${id}`)).body as Thread;
+
+describe('POST /assistant/threads answers no 422', () => {
+  it('a project over 200 characters or holding a NUL is no such project: 404', async () => {
+    const long = 'x'.repeat(201);
+    expect(await ada.post('/api/v1/assistant/threads', { project: long })).toMatchObject({ status: 404, body: { error: `no such project: ${long}` } });
+    expect(await ada.post('/api/v1/assistant/threads', { project: 'sh\u0000op' })).toMatchObject({
+      status: 404,
+      body: { error: 'no such project: sh\uFFFDop' },
+    });
+  });
+
+  it('an environment no environment can have is a 404, with or without a project', async () => {
+    const long = 'e'.repeat(300);
+    expect(await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: long })).toMatchObject({
+      status: 404,
+      body: { error: `no such environment: ${long} in shop` },
+    });
+    expect(await ada.post('/api/v1/assistant/threads', { environment: long })).toMatchObject({ status: 404, body: { error: `no such environment: ${long}` } });
+    expect(await ada.post('/api/v1/assistant/threads', { environment: 'st\u0000ging' })).toMatchObject({ status: 404 });
+  });
+
+  it('keeps the page, free text, cut to 2000 characters and storable', async () => {
+    expect((await open({ project: 'shop', page: 'p'.repeat(3000) })).page).toBe('p'.repeat(2000));
+    expect((await open({ project: 'shop', page: '/a\u0000b\ud800' })).page).toBe('/a\uFFFDb\uFFFD');
+  });
+});
+
+describe('GET /assistant/threads', () => {
+  it("lists every one of this operator's threads without a limit, and pages when asked", async () => {
+    const created = await ada.post('/api/v1/operators', { name: 'many-threads' });
+    const many = client(server.url, (created.body as { token: { token: string } }).token.token);
+    const opened: string[] = [];
+    for (let i = 0; i < 55; i++) opened.push(((await many.post('/api/v1/assistant/threads', { page: `/p${i}` })).body as Thread).id);
+    const all = (await many.get('/api/v1/assistant/threads')).body as Thread[];
+    expect(all.map((t) => t.id)).toEqual([...opened].reverse());
+    const page = (await many.get('/api/v1/assistant/threads?limit=20')).body as Thread[];
+    expect(page.map((t) => t.id)).toEqual([...opened].reverse().slice(0, 20));
+  });
+});
+
+describe('OpenAPI', () => {
+  type Operation = { parameters?: { name: string; in: string; schema: { format?: string } }[]; requestBody?: { required?: boolean } };
+  let paths: Record<string, Record<string, Operation>>;
+  beforeAll(async () => {
+    paths = ((await ada.get('/api/v1/openapi.json')).body as { paths: typeof paths }).paths;
+  });
+
+  it('publishes every id and proposal_id path parameter as a uuid', () => {
+    const ids = Object.values(paths)
+      .flatMap((methods) => Object.values(methods))
+      .flatMap((operation) => operation.parameters ?? [])
+      .filter((p) => p.in === 'path' && (p.name === 'id' || p.name === 'proposal_id'));
+    expect(ids.length).toBeGreaterThan(10);
+    for (const parameter of ids) expect(parameter.schema.format, parameter.name).toBe('uuid');
+  });
+
+  it('requires a request body only where one must name something', () => {
+    expect(paths['/api/v1/assistant/threads']?.post?.requestBody?.required).toBe(false);
+    expect(paths['/api/v1/assistant/tools/{name}']?.post?.requestBody?.required).toBe(false);
+    expect(paths['/api/v1/assistant/threads/{id}/messages']?.post?.requestBody?.required).toBe(true);
+  });
+
+  it('still answers a malformed id with the route’s 404', async () => {
+    expect(await ada.get('/api/v1/assistant/threads/not-a-uuid')).toMatchObject({ status: 404, body: { error: 'no such thread: not-a-uuid' } });
+  });
+});
+
+describe('a proposal that can no longer run', () => {
+  /** A write an agent attached to the thread calls outside any turn: a proposal on an answer of its own. */
+  const agentProposes = (threadId: string, name: string) =>
+    server.services.assistant.agentCall(adaOperator, threadId, 'set_secret', { name, value: 'v' }, {});
+
+  it('is failed with the reason the moment a newer answer replaces it, so the thread waits only on what can run', async () => {
+    const { id } = await open();
+    await agentProposes(id, 'FIRST');
+    await agentProposes(id, 'SECOND');
+    const [first, second] = (await thread(id)).proposals;
+    expect(first).toMatchObject({ status: 'failed', result: { error: 'this proposal is no longer executable: a newer answer replaced it' } });
+    expect(second?.status).toBe('pending');
+    const accepted = await ada.post(`/api/v1/assistant/threads/${id}/proposals/${first?.id}/accept`);
+    expect(accepted).toMatchObject({ status: 409, body: { error: 'this proposal was already failed' } });
+    expect((await ada.post(`/api/v1/assistant/threads/${id}/proposals/${second?.id}/reject`)).body).toMatchObject({ state: 'idle' });
+    expect((await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/say go on' })).status).toBe(200);
+  });
+
+  it('is failed with the reason when an accept finds it no longer executable (one left waiting before this was done)', async () => {
+    const { id } = await open();
+    await agentProposes(id, 'LEFT_WAITING');
+    // What a store written before this fix may hold: a newer answer beside a proposal still waiting.
+    await server.services.db.insert(messages).values({ threadId: id, role: 'assistant', text: 'later' });
+    const [waiting] = (await thread(id)).proposals;
+    expect(waiting?.status).toBe('pending');
+    const accepted = await ada.post(`/api/v1/assistant/threads/${id}/proposals/${waiting?.id}/accept`);
+    expect(accepted).toMatchObject({ status: 409, body: { error: 'this proposal is no longer executable: a newer answer replaced it' } });
+    const after = await thread(id);
+    expect(after.state).toBe('idle');
+    expect(after.proposals[0]).toMatchObject({ status: 'failed', result: { error: 'this proposal is no longer executable: a newer answer replaced it' } });
+    expect((await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/say go on' })).status).toBe(200);
+  });
+});
+
+describe('a read outside the thread’s scope', () => {
+  it('is marked on the answer, as a write’s proposal is', async () => {
+    const { id } = await open();
+    const answer = await ada.post(`/api/v1/assistant/threads/${id}/messages`, {
+      text: '/tool list_secrets {"environment": "production"}\n/tool list_secrets\n/tool set_secret {"environment": "production", "name": "X", "value": "v"}',
+    });
+    const answered = answer.body as Thread & { proposals: { rows: { k: string; v: string }[] }[] };
+    expect(answered.messages.at(-1)?.text).toBe(
+      "list_secrets: ok\nlist_secrets: ok\nset_secret: proposed\n\nNote: list_secrets read production, outside this thread's environment staging.",
+    );
+    expect(answered.proposals[0]?.rows).toContainEqual({ k: 'note', v: "acts on production, outside this thread's environment staging" });
+  });
+
+  it('leaves an answer whose reads stayed in scope as it was', async () => {
+    const { id } = await open();
+    const answer = await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/tool list_secrets {"environment": "staging"}' });
+    expect((answer.body as Thread).messages.at(-1)?.text).toBe('list_secrets: ok');
+  });
+});
