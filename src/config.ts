@@ -2,6 +2,7 @@
 // then the environment, then the defaults. Nothing else reads process.env.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isJsonObject } from './validation/json-object.js';
 
 export interface Config {
   host: string;
@@ -241,7 +242,7 @@ function parseAgents(flags: string[], env: Env, demo: boolean): AgentConfig[] {
     } catch {
       throw new ConfigError('AION_AGENTS must be a JSON object: {"NAME": {"command": "...", "args": [...], "env": {...}, "pass_env": [...]}}');
     }
-    if (!isRecord(parsed)) throw new ConfigError('AION_AGENTS must be a JSON object of agents by name');
+    if (!isJsonObject(parsed)) throw new ConfigError('AION_AGENTS must be a JSON object of agents by name');
     for (const [name, entry] of Object.entries(parsed)) add(agentFromJson(name, entry, env));
   }
   if (demo && !agents.has('demo-agent')) {
@@ -253,12 +254,12 @@ function parseAgents(flags: string[], env: Env, demo: boolean): AgentConfig[] {
 
 function agentFromJson(name: string, entry: unknown, env: Env): AgentConfig {
   const wrong = (what: string) => new ConfigError(`AION_AGENTS.${name}: ${what}`);
-  if (!isRecord(entry)) throw wrong('must be an object with a command');
+  if (!isJsonObject(entry)) throw wrong('must be an object with a command');
   const { command, args = [], env: vars = {}, pass_env: passed = [], title = name, allow_hosts: allowHosts = [], sandbox = true } = entry;
   if (typeof command !== 'string' || command.trim() === '') throw wrong('command must be a non-empty string');
   if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) throw wrong('args must be an array of strings');
   if (typeof title !== 'string') throw wrong('title must be a string');
-  if (!isRecord(vars) || !Object.values(vars).every((v) => typeof v === 'string')) throw wrong('env must be an object of strings');
+  if (!isJsonObject(vars) || !Object.values(vars).every((v) => typeof v === 'string')) throw wrong('env must be an object of strings');
   if (!Array.isArray(passed) || !passed.every((p) => typeof p === 'string')) throw wrong('pass_env must be an array of variable names');
   if (!Array.isArray(allowHosts) || !allowHosts.every((h) => typeof h === 'string' && HOST_PATTERN.test(h))) {
     throw wrong('allow_hosts must be an array of host names or host:port, like api.anthropic.com');
@@ -272,6 +273,3 @@ function agentFromJson(name: string, entry: unknown, env: Env): AgentConfig {
   return { name, title, command, args: args as string[], env: values, allowHosts: allowHosts as string[], sandbox: sandbox ? 'required' : 'off' };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -30,3 +30,8 @@ export const conflict = (sentence: string) => new AppError('conflict', sentence)
 export const invalid = (sentence: string) => new AppError('invalid', sentence);
 export const tooMany = (sentence: string, retryAfter: number) => new AppError('too_many', sentence, retryAfter);
 export const unavailable = (sentence: string) => new AppError('unavailable', sentence);
+
+/** The sentence of anything thrown: its message, or the value itself. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -9,6 +9,7 @@ import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { AgentStartError } from './start-error.js';
 import type { AgentConfig } from '../config.js';
+import { messageOf } from '../errors.js';
 
 /** What the client side answers; each knows its session by the process it came from. */
 export interface AgentClientHandlers {
@@ -145,7 +146,7 @@ export class AgentProcess {
 
   /** The sentence for a failure: the error, and the agent's last words on stderr. */
   why(error: unknown): string {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     const said = this.stderr.at(-1);
     return said ? `${message} (it said: ${said.slice(0, 300)})` : message;
   }

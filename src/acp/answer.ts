@@ -6,19 +6,11 @@
 // so an agent that talks without end costs neither memory nor the store.
 // Credentials it says are redacted in what is streamed (storing redacts the rest).
 import type * as acp from '@agentclientprotocol/sdk';
-import type { PlanEntryView, ToolCallView, TurnEvent } from '../assistant/events.js';
+import type { AgentBlocks, PlanEntryView, ToolCallView, TurnEvent } from '../assistant/events.js';
 import type { PendingProposal } from '../assistant/proposing.js';
 import { CredentialFilter, redactCredentials } from '../assistant/redaction.js';
 import type { EarlierUpdate } from './permissions.js';
 
-/** What an agent answer keeps in its message's `blocks`, beside the text. */
-export interface AgentBlocks {
-  acp: { tool_calls: ToolCallView[]; plan: PlanEntryView[] };
-}
-
-export function isAgentBlocks(blocks: unknown): blocks is AgentBlocks {
-  return typeof blocks === 'object' && blocks !== null && 'acp' in blocks;
-}
 
 const MAX_TOOL_CALLS = 500;
 const MAX_PLAN_ENTRIES = 100;

@@ -31,6 +31,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { messageOf } from '../errors.js';
 
 interface DemoSession {
   cwd: string;
@@ -304,6 +305,3 @@ async function mcpClient(session: DemoSession): Promise<Client> {
   return client;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

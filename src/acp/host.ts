@@ -12,7 +12,7 @@ import type { Operator } from '../access/operators.js';
 import type { PendingProposal } from '../assistant/proposing.js';
 import type { ThreadRecord } from '../assistant/threads.js';
 import type { AgentConfig } from '../config.js';
-import { notFound, unavailable } from '../errors.js';
+import { messageOf, notFound, unavailable } from '../errors.js';
 import { prepareAgentHome } from './agent-home.js';
 import type { AgentAnswer } from './answer.js';
 import { holdSandbox, launchOf, sandboxSentence, unsandboxedNotice, type LaunchPlan } from './launch.js';
@@ -159,7 +159,7 @@ export class AgentHost implements SessionOwner {
     } catch (error) {
       await plan?.dispose().catch(() => undefined);
       if (signal.aborted) throw signal.reason;
-      const sentence = error instanceof AgentStartError ? error.message : `${agent.name} could not start: ${error instanceof Error ? error.message : String(error)}`;
+      const sentence = error instanceof AgentStartError ? error.message : `${agent.name} could not start: ${messageOf(error)}`;
       this.failures.set(agent.name, sentence);
       throw unavailable(`${sentence}; your message is kept`);
     }

@@ -9,6 +9,7 @@
 import type { AgentConfig } from '../config.js';
 import type { AgentFolders, AgentLaunch } from './agent-process.js';
 import { AgentStartError } from './start-error.js';
+import { messageOf } from '../errors.js';
 
 export interface LaunchPlan {
   launch: AgentLaunch;
@@ -43,7 +44,7 @@ export function holdSandbox(): () => Promise<void> {
 function sandboxProblemHere(): Promise<string | null> {
   problem ??= import('./sandbox.js').then(
     ({ sandboxProblem }) => sandboxProblem(),
-    (error: unknown) => `the sandbox library did not load: ${error instanceof Error ? error.message : String(error)}`,
+    (error: unknown) => `the sandbox library did not load: ${messageOf(error)}`,
   );
   return problem;
 }

@@ -9,6 +9,7 @@
 // applied to the shared buffer. Options are chosen by their kind, never by
 // guessing their ids.
 import type * as acp from '@agentclientprotocol/sdk';
+import { isJsonObject } from '../validation/json-object.js';
 
 export interface PermissionContext {
   /** The shared document's absolute path under the agent's working folder, or null. */
@@ -89,7 +90,7 @@ function after(name: string, prefix: string): string | null {
 }
 
 function recordOf(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return isJsonObject(value) ? value : null;
 }
 
 function refusalSentence(kind: string): string {

@@ -25,6 +25,7 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import type { FilesystemPathEntry, SandboxManager, SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
+import { messageOf } from '../errors.js';
 
 export interface SandboxSpec {
   /** The agent's own folder, outside the data folder: HOME and cwd are inside; the only writable place. Its parent is hidden from the agent (it holds the other agents' folders). */
@@ -74,7 +75,7 @@ export async function sandboxProblem(): Promise<string | null> {
     await started();
     return null;
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return messageOf(error);
   }
 }
 
@@ -203,7 +204,7 @@ async function start(): Promise<Runtime> {
     if (user && socket) {
       await chown(socket, user.uid, user.gid).catch((error: unknown) => {
         throw new SandboxUnavailable(
-          `the server runs as root, so agents run as uid ${user.uid}, but nothing can be given to that user here (${error instanceof Error ? error.message : String(error)}): run the server as a regular user, or map uid ${user.uid} in its user namespace`,
+          `the server runs as root, so agents run as uid ${user.uid}, but nothing can be given to that user here (${messageOf(error)}): run the server as a regular user, or map uid ${user.uid} in its user namespace`,
         );
       });
     }

@@ -11,6 +11,7 @@ import type { ThreadRecord } from '../assistant/threads.js';
 import { OPS_MAIN, type AgentConfig } from '../config.js';
 import { mintSessionCredential, revokeSessionCredential } from '../conversation/credentials.js';
 import { applyEdits } from '../documents/index.js';
+import { messageOf } from '../errors.js';
 import { threads } from '../store/schema.js';
 import { AgentProcess, type AgentClientHandlers, type AgentFolders, type AgentLaunch } from './agent-process.js';
 import { authenticationFor } from './authentication.js';
@@ -84,7 +85,7 @@ export async function openSession(
             return edited.text;
           });
         },
-      }).catch((error: unknown) => ({ allowed: false as const, sentence: `the edit did not apply: ${(error as Error).message}` }));
+      }).catch((error: unknown) => ({ allowed: false as const, sentence: `the edit did not apply: ${messageOf(error)}` }));
       if (!decision.allowed) turn.answer.upsertToolCall(request.toolCall, decision.sentence);
       return permissionReply(request.options, decision.allowed);
     },

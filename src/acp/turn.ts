@@ -10,7 +10,7 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { Operator } from '../access/operators.js';
 import { storeAnswer } from '../assistant/proposing.js';
 import type { ThreadRecord } from '../assistant/threads.js';
-import { unavailable } from '../errors.js';
+import { messageOf, unavailable } from '../errors.js';
 import { messages } from '../store/schema.js';
 import { AgentAnswer } from './answer.js';
 import type { AgentHost } from './host.js';
@@ -46,7 +46,7 @@ export async function runAgentTurn(host: AgentHost, operator: Operator, thread: 
       session = await host.sessionFor(operator, thread, starting.signal);
     } catch (error) {
       if (!turn.cancelled) {
-        emit({ type: 'ended', stop_reason: null, error: error instanceof Error ? error.message : String(error) });
+        emit({ type: 'ended', stop_reason: null, error: messageOf(error) });
         throw error;
       }
     }

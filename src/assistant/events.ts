@@ -19,6 +19,11 @@ export interface PlanEntryView {
   status: string;
 }
 
+/** What an agent answer keeps in its message's `blocks`, beside the text: what the thread view shows of it. */
+export interface AgentBlocks {
+  acp: { tool_calls: ToolCallView[]; plan: PlanEntryView[] };
+}
+
 export type TurnEvent =
   | { type: 'started' }
   | { type: 'text'; delta: string }

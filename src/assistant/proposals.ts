@@ -3,7 +3,7 @@
 // and stores the result — claim, effect and audit in one transaction — so it
 // runs once however many accepts race, on however many servers. Rejecting
 // changes nothing but the proposal.
-import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import { perform, type Actor } from '../domain/actions.js';
 import { AppError, conflict, notFound } from '../errors.js';
@@ -13,6 +13,7 @@ import { messages, parkedSecrets, proposals } from '../store/schema.js';
 import { Batch } from '../tools/executor.js';
 import type { AssistantDeps } from './deps.js';
 import { placeholdersIn, unparkSecrets } from './parking.js';
+import { NO_LONGER_EXECUTABLE, REPLACED } from './proposing.js';
 import type { ThreadRecord } from './threads.js';
 
 type ProposalRecord = typeof proposals.$inferSelect;
@@ -27,21 +28,6 @@ async function findProposal(db: Db, thread: ThreadRecord, id: string): Promise<P
     : [];
   if (!row) throw notFound(`no such proposal: ${id} in this thread`);
   return row;
-}
-
-const NO_LONGER_EXECUTABLE = 'this proposal is no longer executable';
-const REPLACED = `${NO_LONGER_EXECUTABLE}: a newer answer replaced it`;
-
-/**
- * Fails, with the reason, the thread's waiting proposals of answers before
- * `newest`: only the newest answer's proposals can run, so the thread must
- * not wait on older ones. Called in the transaction that stores `newest`.
- */
-export async function failReplacedProposals(tx: Db, threadId: string, newest: number): Promise<void> {
-  await tx
-    .update(proposals)
-    .set({ status: 'failed', result: { error: REPLACED }, decidedAt: new Date() })
-    .where(and(eq(proposals.threadId, threadId), eq(proposals.status, 'pending'), lt(proposals.messageId, newest)));
 }
 
 /** Accepts one proposal; true when its tool succeeded, false when it failed. */

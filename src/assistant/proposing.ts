@@ -1,12 +1,11 @@
 // Turning a prepared write into a pending proposal, and storing proposals on
 // the answer that made them — for the built-in assistant's turns and for an
 // agent attached to the conversation alike.
-import { eq } from 'drizzle-orm';
+import { and, eq, lt } from 'drizzle-orm';
 import type { Db } from '../store/db.js';
 import { messages, proposals, threads } from '../store/schema.js';
 import type { ProposedWrite } from '../tools/executor.js';
 import type { ProposalRow } from '../tools/types.js';
-import { failReplacedProposals } from './proposals.js';
 import type { ModelUsage } from './providers/types.js';
 import { redactCredentials, redactCredentialsIn } from './redaction.js';
 import type { ThreadRecord } from './threads.js';
@@ -123,4 +122,19 @@ export async function storeAnswer(
       .where(eq(threads.id, thread.id));
     return ids.map((row) => row.id);
   });
+}
+
+export const NO_LONGER_EXECUTABLE = 'this proposal is no longer executable';
+export const REPLACED = `${NO_LONGER_EXECUTABLE}: a newer answer replaced it`;
+
+/**
+ * Fails, with the reason, the thread's waiting proposals of answers before
+ * `newest`: only the newest answer's proposals can run, so the thread must
+ * not wait on older ones. Called in the transaction that stores `newest`.
+ */
+export async function failReplacedProposals(tx: Db, threadId: string, newest: number): Promise<void> {
+  await tx
+    .update(proposals)
+    .set({ status: 'failed', result: { error: REPLACED }, decidedAt: new Date() })
+    .where(and(eq(proposals.threadId, threadId), eq(proposals.status, 'pending'), lt(proposals.messageId, newest)));
 }

@@ -1,7 +1,6 @@
 // Threads: opened on a project and environment, owned by the operator who
 // opened them (anyone else gets 404), listed with messages and proposals.
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { AgentBlocks } from '../acp/answer.js';
 import type { Operator } from '../access/operators.js';
 import type { ProjectDirectory } from '../domain/project-directory.js';
 import { ENVIRONMENT_NAME_PATTERN, findEnvironment } from '../domain/projects.js';
@@ -11,6 +10,7 @@ import { isUuid } from '../store/ids.js';
 import type { Topic } from '../store/changes.js';
 import { messages, proposals, threads, tokens } from '../store/schema.js';
 import type { ProposalRow } from '../tools/types.js';
+import type { AgentBlocks } from './events.js';
 import { threadState, type ProposalView, type ThreadMessageView, type ThreadView } from './views.js';
 
 export type ThreadRecord = typeof threads.$inferSelect;

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { checkDocument, checkSchemaDocument, compileSchema, SCHEMA_PATH } from '../documents/index.js';
 import type { CompiledSchema, Diagnostic } from '../documents/index.js';
+import { messageOf } from '../errors.js';
 
 export interface CheckFilesOptions {
   /** A schema file every FILE must satisfy. */
@@ -75,6 +76,6 @@ function readProblem(error: unknown): string {
     case 'EPERM':
       return 'permission denied';
     default:
-      return error instanceof Error ? error.message : String(error);
+      return messageOf(error);
   }
 }

@@ -4,7 +4,7 @@
 // 2 a usage error (a bad flag, argument or setting).
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, Option } from 'commander';
-import { AppError } from '../errors.js';
+import { AppError, messageOf } from '../errors.js';
 import { ConfigError, readConfig, SERVE_DEFAULTS, SERVE_ENVIRONMENT, StartError, type ServeFlags } from '../config.js';
 import { printCall, printTools, withServerOptions } from './call.js';
 import type { McpFlags } from './mcp.js';
@@ -162,7 +162,7 @@ export async function runOps(args: string[], io: Io): Promise<number> {
       return 1;
     }
     // Unforeseen: still one line, the message without the trace.
-    io.err(`ops: ${error instanceof Error ? error.message : String(error)}`);
+    io.err(`ops: ${messageOf(error)}`);
     return 1;
   }
 }

@@ -9,6 +9,7 @@ import { violations } from './schema-violations.js';
 import type { Violation } from './schema-violations.js';
 import { checkSyntax } from './syntax.js';
 import { plainValue } from './value.js';
+import { messageOf } from '../errors.js';
 
 /** The path of a project's schema document. */
 export const SCHEMA_PATH = 'aion.schema.yaml';
@@ -80,7 +81,7 @@ function compile(text: string, digest: string): SchemaCompilation {
     }
     validate = ajv.compile(schema);
   } catch (error) {
-    return at(0, `the schema cannot be compiled: ${error instanceof Error ? error.message : String(error)}`);
+    return at(0, `the schema cannot be compiled: ${messageOf(error)}`);
   }
   return {
     schema: {

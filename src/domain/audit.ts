@@ -13,6 +13,7 @@ import type { Db } from '../store/db.js';
 import { isUuid } from '../store/ids.js';
 import { auditEntries, type Outcome } from '../store/schema.js';
 import { replaceUnstorable, storableJson } from '../store/storable.js';
+import { messageOf } from '../errors.js';
 
 export interface AuditEntry {
   operator: string | null;
@@ -122,7 +123,7 @@ export class AuditLog {
         await insertRows(this.db, [row]);
       } catch (error) {
         this.onError(error);
-        const sentence = error instanceof Error ? error.message : String(error);
+        const sentence = messageOf(error);
         await insertRows(this.db, [{ ...row, input: { unstorable: `the store refused this entry's input: ${sentence}` } }]).catch(this.onError);
       }
     }

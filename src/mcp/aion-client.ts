@@ -9,6 +9,7 @@ import https from 'node:https';
 import { AppError, type ErrorKind } from '../errors.js';
 import { STATUS } from '../http/errors.js';
 import type { ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
+import { isJsonObject } from '../validation/json-object.js';
 
 export interface Where {
   project?: string | null;
@@ -50,15 +51,15 @@ export class AionClient {
     if (where.environment) query.set('environment', where.environment);
     const path = `/api/v1/assistant/tools${query.size > 0 ? `?${query}` : ''}`;
     const body = this.expectOk(await this.send('GET', path));
-    if (!isObject(body) || !Array.isArray(body.tools)) throw this.notAion();
+    if (!isJsonObject(body) || !Array.isArray(body.tools)) throw this.notAion();
     return body.tools as ToolDescriptor[];
   }
 
   async call(name: string, input: Record<string, unknown>): Promise<ToolCallResponse> {
     const path = `/api/v1/assistant/tools/${encodeURIComponent(name)}`;
     const body = this.expectOk(await this.send('POST', path, input));
-    if (!isObject(body) || typeof body.tool !== 'string' || typeof body.is_error !== 'boolean') throw this.notAion();
-    if (!isObject(body.result)) throw this.notAion();
+    if (!isJsonObject(body) || typeof body.tool !== 'string' || typeof body.is_error !== 'boolean') throw this.notAion();
+    if (!isJsonObject(body.result)) throw this.notAion();
     return { tool: body.tool, is_error: body.is_error, result: body.result };
   }
 
@@ -71,7 +72,7 @@ export class AionClient {
     if (status === 401) {
       throw new AppError('bad_token', `the Aion server at ${this.base} refused the token; check --token or AION_TOKEN`);
     }
-    const said = isObject(body) && typeof body.error === 'string' ? body.error : null;
+    const said = isJsonObject(body) && typeof body.error === 'string' ? body.error : null;
     throw new AppError(KIND_OF_STATUS.get(status) ?? 'unavailable', said ?? `the Aion server answered ${status}`);
   }
 
@@ -115,9 +116,6 @@ export class AionClient {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function parseJson(text: string): unknown {
   try {

@@ -1,6 +1,7 @@
 // Recognising the database's own errors, the same from PGlite and node-postgres,
 // and saying in one sentence why a store cannot be opened.
 import { ConfigError, StartError } from '../config.js';
+import { messageOf } from '../errors.js';
 
 function sqlState(error: unknown): string | undefined {
   let current: unknown = error;
@@ -55,15 +56,12 @@ export function postgresStartError(error: unknown, url: string): unknown {
     );
   }
   if (state === '28P01' || state === '28000') {
-    return new StartError(`${server} refused user ${where.user}: ${errorMessage(error)}; check DATABASE_URL`);
+    return new StartError(`${server} refused user ${where.user}: ${messageOf(error)}; check DATABASE_URL`);
   }
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH' || code === 'ETIMEDOUT') {
     return new StartError(`cannot reach ${server} (${code}); is it running, and is DATABASE_URL right?`);
   }
-  return new StartError(`${server} cannot be used: ${errorMessage(error)}`);
+  return new StartError(`${server} cannot be used: ${messageOf(error)}`);
 }
 
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

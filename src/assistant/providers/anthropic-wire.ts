@@ -1,7 +1,7 @@
 // Translates between our request and answer and the Messages API's, for the `anthropic` provider.
 import type Anthropic from '@anthropic-ai/sdk';
 import { canonicalMessage, type CanonicalMessage } from './canonical.js';
-import { isJsonObject } from './json-object.js';
+import { isJsonObject } from '../../validation/json-object.js';
 import type { AssistantBlock, ModelRequest, ModelResponse, ModelTool, ModelUsage } from './types.js';
 
 /** Room for a long answer with several tool calls; a turn's answers are short. */

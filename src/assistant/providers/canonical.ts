@@ -2,7 +2,7 @@
 // or from the store (a jsonb column, which reorders object keys): the same
 // history is then the same bytes on every call, so the model API's prompt
 // cache can serve it (DESIGN.md §4 "Cost").
-import { isJsonObject } from './json-object.js';
+import { isJsonObject } from '../../validation/json-object.js';
 import type { AssistantBlock, ModelMessage, UserBlock } from './types.js';
 
 export type CanonicalMessage = { role: 'user'; content: UserBlock[] } | { role: 'assistant'; content: AssistantBlock[] };

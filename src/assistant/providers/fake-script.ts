@@ -4,7 +4,7 @@
 // (so notes around a script do not break it). A command it cannot read
 // becomes a `bad` line that the fake answers with a sentence saying why.
 import { firstCharacters } from './first-characters.js';
-import { isJsonObject } from './json-object.js';
+import { isJsonObject } from '../../validation/json-object.js';
 
 export type ScriptLine =
   | { command: 'tool'; name: string; input: Record<string, unknown> }
