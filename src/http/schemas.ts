@@ -11,6 +11,13 @@ export const projectParams = {
   required: ['project'],
 } as const;
 
+/** `/assistant/threads/{id}`: a thread's id (its format is the service's to judge, so a malformed one is the thread's 404). */
+export const threadParams = {
+  type: 'object',
+  properties: { id: { type: 'string', maxLength: 100 } },
+  required: ['id'],
+} as const;
+
 const ERROR_MEANINGS: Record<number, string> = {
   401: 'Bad token',
   403: 'Not allowed',

@@ -300,8 +300,8 @@ export class Executor {
         this.audit(invocation, tool, redacted, project, environment, 'ok', null);
         return { tool: tool.name, is_error: false, result, failure: null };
       }
-      const result = await this.deps.changes.transaction(this.deps.db, (tx, touch) => this.write(invocation, admitted, tx, touch));
-      this.observe(invocation, this.entry(invocation, tool, redacted, project, environment, 'ok', null));
+      const { result, entry } = await this.deps.changes.transaction(this.deps.db, (tx, touch) => this.write(invocation, admitted, tx, touch));
+      this.observe(invocation, entry);
       return { tool: tool.name, is_error: false, result, failure: null };
     } catch (error) {
       return this.fail(invocation, tool, redacted, project, environment, error);
@@ -317,15 +317,15 @@ export class Executor {
       const checked = await this.admit(invocation, name, input, { tx, fresh: batch?.fresh ?? false });
       if ('is_error' in checked) throw new NotAdmitted(checked);
       admitted = checked;
-      const value = await this.write(invocation, checked, tx, touch);
-      await settle(tx, value);
-      return value;
+      const written = await this.write(invocation, checked, tx, touch);
+      await settle(tx, written.result);
+      return written;
     };
     try {
-      const result = batch
+      const { result, entry } = batch
         ? await batch.tx.transaction((savepoint) => work(savepoint, (topic) => batch.touch(topic)))
         : await this.deps.changes.transaction(this.deps.db, work);
-      if (admitted) this.observe(invocation, this.entry(invocation, admitted.tool, admitted.redacted, admitted.project, admitted.environment, 'ok', null));
+      this.observe(invocation, entry);
       return { tool: name, is_error: false, result, failure: null };
     } catch (error) {
       if (error instanceof ClaimLost) throw conflict(error.message);
@@ -337,14 +337,21 @@ export class Executor {
   }
 
   /** A write's effect and its audit entry, in the transaction `tx`. */
-  private async write(invocation: Call, admitted: Admitted, tx: Db, touch: (topic: Topic) => void): Promise<ToolResult> {
+  /** Runs a write and its audit entry in `tx`; the entry is also what the metrics observe once it commits. */
+  private async write(
+    invocation: Call,
+    admitted: Admitted,
+    tx: Db,
+    touch: (topic: Topic) => void,
+  ): Promise<{ result: ToolResult; entry: ReturnType<Executor['entry']> }> {
     const { tool, input, redacted, project, environment } = admitted;
-    const value = await tool.run(this.context(invocation, admitted, tx), input);
-    await this.deps.services.audit.write(tx, this.entry(invocation, tool, redacted, project, environment, 'ok', null));
+    const result = await tool.run(this.context(invocation, admitted, tx), input);
+    const entry = this.entry(invocation, tool, redacted, project, environment, 'ok', null);
+    await this.deps.services.audit.write(tx, entry);
     if (project && tool.reshapesProject) touch(`project:${project.id}`);
     // What services read there (deploys, secrets) may have changed.
     if (environment) touch(`environment:${environment.id}`);
-    return value;
+    return { result, entry };
   }
 
   private context(invocation: Invocation, { project, environment }: Admitted, db: Db) {

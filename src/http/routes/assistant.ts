@@ -6,7 +6,7 @@ import type { Services } from '../../services.js';
 import { replaceUnstorable } from '../../store/storable.js';
 import { operatorOf } from '../auth.js';
 import { actorOf } from '../invoke.js';
-import { errorResponses, type RoutePlugin } from '../schemas.js';
+import { errorResponses, type RoutePlugin, threadParams } from '../schemas.js';
 
 const nullableString = { type: ['string', 'null'] } as const;
 
@@ -127,11 +127,6 @@ const usageSchema = {
   additionalProperties: false,
 } as const;
 
-const threadParams = {
-  type: 'object',
-  properties: { id: { type: 'string', maxLength: 100 } },
-  required: ['id'],
-} as const;
 
 const proposalParams = {
   type: 'object',

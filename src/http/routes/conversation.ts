@@ -6,7 +6,7 @@ import { listSessionCredentials, mintSessionCredential, revokeThreadCredential }
 import type { Services } from '../../services.js';
 import { conversationOperator, operatorOf } from '../auth.js';
 import { actorOf } from '../invoke.js';
-import { errorResponses, type RoutePlugin } from '../schemas.js';
+import { errorResponses, type RoutePlugin, threadParams } from '../schemas.js';
 
 const CONTEXT_BODY_LIMIT = 2 * 1024 * 1024;
 const MAX_WAIT_SECONDS = 60;
@@ -51,7 +51,6 @@ const contextSchema = {
   additionalProperties: false,
 } as const;
 
-const threadParams = { type: 'object', properties: { id: { type: 'string', maxLength: 100 } }, required: ['id'] } as const;
 
 const credentialListingSchema = {
   type: 'object',

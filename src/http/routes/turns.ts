@@ -4,9 +4,8 @@ import type { TurnEvent } from '../../assistant/events.js';
 import { findThread } from '../../assistant/threads.js';
 import type { Services } from '../../services.js';
 import { operatorOf } from '../auth.js';
-import { errorResponses, type RoutePlugin } from '../schemas.js';
+import { errorResponses, type RoutePlugin, threadParams } from '../schemas.js';
 
-const threadParams = { type: 'object', properties: { id: { type: 'string', maxLength: 100 } }, required: ['id'] } as const;
 
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const KEEPALIVE_MS = 15_000;
