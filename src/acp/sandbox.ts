@@ -63,6 +63,8 @@ interface Runtime {
   socat: string;
   /** The user agents run as, when the server is root; null: as the server's own user. */
   user: { uid: number; gid: number } | null;
+  /** Removes the signal handlers this start added. */
+  release(): void;
 }
 
 class SandboxUnavailable extends Error {}
@@ -157,6 +159,7 @@ async function wrap(
 export async function stopSandboxes(): Promise<void> {
   const running = await runtime?.catch(() => null);
   runtime = undefined;
+  running?.release();
   await running?.manager.reset();
 }
 
@@ -208,15 +211,25 @@ async function start(): Promise<Runtime> {
         );
       });
     }
-    const ready: Runtime = { manager, bash, socat, user };
-    await probe(ready);
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => {
+    const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
+      const handler = () => {
         runtime = undefined;
         void manager.reset();
         if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-      });
-    }
+      };
+      return [signal, handler] as const;
+    });
+    const ready: Runtime = {
+      manager,
+      bash,
+      socat,
+      user,
+      release: () => {
+        for (const [signal, handler] of handlers) process.removeListener(signal, handler);
+      },
+    };
+    await probe(ready);
+    for (const [signal, handler] of handlers) process.once(signal, handler);
     return ready;
   } catch (error) {
     await manager.reset();

@@ -50,11 +50,13 @@ async function main() {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'aion-bench-'));
   const tokens = catalogueTokens();
   const rows: Row[] = [
+    // The server is spawned with this process's own Node (process.execPath): one version for both sides.
+    { measure: 'Node.js the server and the client ran on', figure: process.version, target: 'a supported line: 20.19+, 22.13+, 24, 26', met: null },
     { measure: `tool catalogue (${CATALOGUE.length} tools), descriptions + schemas`, figure: `${tokens} tokens`, target: '≤ 4,000 tokens', met: tokens <= 4000 },
   ];
   let server: ServerProcess | null = null;
   try {
-    process.stdout.write('starting ops serve --demo on a new embedded store…\n');
+    process.stdout.write(`starting ops serve --demo on a new embedded store, on Node ${process.version} (${process.execPath})…\n`);
     // A rate the benchmark cannot reach: it measures the assistant, not its limiter.
     server = await spawnServer(['--demo', '--data', dataDir], { AION_ASSISTANT_RATE: '1000000/1h', AION_AGENTS: JSON.stringify(UNSANDBOXED_DEMO) });
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-tokens.json'), 'utf8')) as Record<string, string>;
@@ -141,7 +143,7 @@ async function main() {
     await rm(dataDir, { recursive: true, force: true });
   }
   console.log('');
-  console.log('server: ops serve --demo on the embedded store, AION_LOG_LEVEL=warn; one client process on the same 2 cores');
+  console.log(`server: ops serve --demo on the embedded store, AION_LOG_LEVEL=warn, on Node ${process.version}; one client process on the same 2 cores`);
   printTable(rows);
 }
 

