@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { Operator } from '../access/operators.js';
 import type { Restrictions, ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
 import type { AssistantDeps } from './deps.js';
-import { pendingProposal, proposedResult, storeAnswer } from './proposing.js';
+import { pendingProposal, proposedResult, storeAttachedProposal } from './proposing.js';
 import { findThread, type ThreadRecord } from './threads.js';
 
 const scopeOf = (thread: ThreadRecord) => ({ project: thread.project, environment: thread.environment || null });
@@ -40,11 +40,7 @@ export async function agentCall(
         // The thread's own agent, mid-turn here: the proposal goes on that turn's answer, and the turn keeps its claim.
         const made = randomUUID();
         if (deps.agents.propose(thread.id, pendingProposal(write, thread, { id: made, toolUseId: `agent-${made}` }))) return proposedResult(made);
-        const proposal = pendingProposal(write, thread, null);
-        const text = `An agent in this conversation proposes: ${proposal.title}.`;
-        const [id] = await storeAnswer(deps.db, thread, { text, blocks: null, stopReason: null }, [proposal], { endsTurn: false });
-        if (!id) throw new Error('proposal insert returned no row');
-        return proposedResult(id);
+        return proposedResult(await storeAttachedProposal(deps.db, thread, pendingProposal(write, thread, null)));
       },
     },
     name,

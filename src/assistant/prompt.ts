@@ -32,8 +32,8 @@ export interface StoredMessage {
   id: number;
   role: 'user' | 'assistant';
   text: string;
-  /** For an answer: the model messages of its turn. */
-  blocks: ModelMessage[] | null;
+  /** For an answer of the built-in model: the model messages of its turn (another answer's blocks are no array). */
+  blocks: unknown;
 }
 
 /**
@@ -47,7 +47,8 @@ export function historyOf(stored: StoredMessage[], proposals: ProposalView[]): M
   for (const message of stored) {
     if (message.role === 'assistant') {
       previousAnswer = message.id;
-      out.push(...(message.blocks ?? [{ role: 'assistant' as const, content: [{ type: 'text' as const, text: message.text }] }]));
+      const turn = Array.isArray(message.blocks) ? (message.blocks as ModelMessage[]) : null;
+      out.push(...(turn ?? [{ role: 'assistant' as const, content: [{ type: 'text' as const, text: message.text }] }]));
       continue;
     }
     const decided = proposals.filter((p) => p.message_id === previousAnswer && p.status !== 'pending');

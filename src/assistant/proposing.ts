@@ -1,7 +1,7 @@
 // Turning a prepared write into a pending proposal, and storing proposals on
 // the answer that made them — for the built-in assistant's turns and for an
 // agent attached to the conversation alike.
-import { and, eq, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, lt } from 'drizzle-orm';
 import type { Db } from '../store/db.js';
 import { messages, proposals, threads } from '../store/schema.js';
 import type { ProposedWrite } from '../tools/executor.js';
@@ -66,6 +66,67 @@ function proposalTitle(tool: string, input: Record<string, unknown>, environment
   return `${tool.replaceAll('_', ' ')}${object ? ` ${object}` : ''}${where}`;
 }
 
+/** What marks the answer an attached agent's proposals outside a turn are stored on. */
+const ATTACHED = { attached: true };
+const attachedText = (titles: string[]) => `An agent in this conversation proposes: ${titles.join('; ')}.`;
+
+/**
+ * A write an agent attached to the conversation called outside a turn: it
+ * joins the newest answer when that holds the same agent's proposals still
+ * waiting, so they wait (and are accepted) together — a new answer would
+ * replace them — and lands on an answer of its own otherwise. Answers its id.
+ */
+export async function storeAttachedProposal(db: Db, thread: ThreadRecord, proposal: PendingProposal): Promise<string> {
+  const joined = await db.transaction(async (tx) => {
+    const [newest] = await tx
+      .select({ id: messages.id, blocks: messages.blocks })
+      .from(messages)
+      .where(eq(messages.threadId, thread.id))
+      .orderBy(desc(messages.id))
+      .limit(1)
+      .for('update');
+    if (!newest || (newest.blocks as { attached?: unknown } | null)?.attached !== true) return null;
+    const waiting = await tx
+      .select({ title: proposals.title, position: proposals.position, status: proposals.status })
+      .from(proposals)
+      .where(eq(proposals.messageId, newest.id))
+      .orderBy(asc(proposals.position));
+    if (!waiting.some((p) => p.status === 'pending')) return null;
+    const [row] = await tx
+      .insert(proposals)
+      .values({ ...proposalRow(thread, newest.id, proposal, (waiting.at(-1)?.position ?? -1) + 1) })
+      .returning({ id: proposals.id });
+    await tx
+      .update(messages)
+      .set({ text: redactCredentials(attachedText([...waiting.map((p) => p.title), proposal.title])) })
+      .where(eq(messages.id, newest.id));
+    await tx.update(threads).set({ updatedAt: new Date() }).where(eq(threads.id, thread.id));
+    return row?.id ?? null;
+  });
+  if (joined) return joined;
+  const [id] = await storeAnswer(db, thread, { text: attachedText([proposal.title]), blocks: ATTACHED, stopReason: null }, [proposal], { endsTurn: false });
+  if (!id) throw new Error('proposal insert returned no row');
+  return id;
+}
+
+function proposalRow(thread: ThreadRecord, messageId: number, p: PendingProposal, position: number) {
+  return {
+    ...(p.id ? { id: p.id } : {}),
+    threadId: thread.id,
+    messageId,
+    position,
+    toolUseId: p.toolUseId ?? `agent-${messageId}-${position}`,
+    tool: p.tool,
+    input: p.input,
+    project: p.project,
+    environment: p.environment,
+    permission: p.permission,
+    tag: 'write' as const,
+    title: p.title,
+    rows: p.rows,
+  };
+}
+
 /**
  * Stores an answer (credentials in its text and blocks redacted) with its
  * proposals and what its model calls cost in one transaction; `endsTurn` (a
@@ -98,23 +159,7 @@ export async function storeAnswer(
         ? []
         : await tx
             .insert(proposals)
-            .values(
-              pending.map((p, position) => ({
-                ...(p.id ? { id: p.id } : {}),
-                threadId: thread.id,
-                messageId: stored.id,
-                position,
-                toolUseId: p.toolUseId ?? `agent-${stored.id}-${position}`,
-                tool: p.tool,
-                input: p.input,
-                project: p.project,
-                environment: p.environment,
-                permission: p.permission,
-                tag: 'write',
-                title: p.title,
-                rows: p.rows,
-              })),
-            )
+            .values(pending.map((p, position) => proposalRow(thread, stored.id, p, position)))
             .returning({ id: proposals.id });
     await tx
       .update(threads)

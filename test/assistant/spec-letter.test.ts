@@ -108,7 +108,8 @@ describe('a proposal that can no longer run', () => {
 
   it('is failed with the reason the moment a newer answer replaces it, so the thread waits only on what can run', async () => {
     const { id } = await open();
-    await agentProposes(id, 'FIRST');
+    // The built-in assistant's proposal, then an attached agent's on an answer of its own.
+    await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/tool set_secret {"name": "FIRST", "value": "v"}' });
     await agentProposes(id, 'SECOND');
     const [first, second] = (await thread(id)).proposals;
     expect(first).toMatchObject({ status: 'failed', result: { error: 'this proposal is no longer executable: a newer answer replaced it' } });

@@ -128,6 +128,25 @@ describe('/mcp with a session credential', () => {
     expect(envsAfter.map((e) => e.name)).toContain('agent-env');
   });
 
+
+  it('keeps an attached agent’s proposals made one after another on one answer, so they wait and are accepted together', async () => {
+    for (const name of ['agent-env-two', 'agent-env-three']) {
+      expect(await call('create_environment', { name })).toMatchObject({ isError: false, result: { proposed: true, status: 'pending' } });
+    }
+    const view = (await ada.get(`/api/v1/assistant/threads/${thread}`)).body as {
+      messages: { id: number; role: string; text: string }[];
+      proposals: { message_id: number; status: string }[];
+    };
+    const newest = view.messages.at(-1);
+    expect(newest?.text).toBe('An agent in this conversation proposes: create environment agent-env-two; create environment agent-env-three.');
+    expect(view.proposals.filter((p) => p.status === 'pending')).toEqual([
+      expect.objectContaining({ message_id: newest?.id }),
+      expect.objectContaining({ message_id: newest?.id }),
+    ]);
+    expect((await ada.post(`/api/v1/assistant/threads/${thread}/proposals/accept-all`)).status).toBe(200);
+    const names = ((await ada.get('/api/v1/projects/shop')).body as { environments: { name: string }[] }).environments.map((e) => e.name);
+    expect(names).toEqual(expect.arrayContaining(['agent-env-two', 'agent-env-three']));
+  });
   it('edits the shared document while the console edits too: neither is lost, both see the revision move', async () => {
     await ada.put(`/api/v1/assistant/threads/${thread}/context`, { document: { path: 'app.yaml', text: 'a: 1\nb: 1\n' } });
     const start = ((await call('assistant_context')).result as { revision: number }).revision;
