@@ -82,7 +82,7 @@ export async function openSession(
             if (oldText === null || oldText === document.text) return newText;
             const edited = applyEdits(document.text, [{ old_string: oldText, new_string: newText }]);
             if (!edited.ok) throw new Error(edited.message);
-            return edited.text;
+            return edited;
           });
         },
       }).catch((error: unknown) => ({ allowed: false as const, sentence: `the edit did not apply: ${messageOf(error)}` }));

@@ -5,10 +5,12 @@
 // The selection and cursor stay on the text they were on: clamped to it when
 // shared, carried through every edit batch after.
 import { eq } from 'drizzle-orm';
+import type { Replacement } from '../documents/index.js';
 import { findConcept } from '../domain/concepts.js';
 import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import { threadContexts } from '../store/schema.js';
+import { contextColumns, contextWithText, storeBase, storeBatch, type ContextRow } from './shared-text.js';
 
 export interface Selection {
   from_line: number;
@@ -45,26 +47,16 @@ export type ContextUpdate =
       base_revision?: number;
     };
 
-/** One replacement in a text: `removed` UTF-16 code units at `at` became `inserted` ones. */
-export interface Replacement {
-  at: number;
-  removed: number;
-  inserted: number;
-}
-
 /**
  * What an edit of the shared text makes: the new text and, when the editor
- * knows them, the replacements that made it, in order (asked for only when
- * a selection or cursor must follow them). Else the text alone, whose change
- * is taken as one replacement of what differs.
+ * knows them, the replacements that made it, in order. Else the text alone,
+ * whose change is taken as one replacement of what differs.
  */
-export type EditedText = string | { text: string; replacements: () => Replacement[] };
+export type EditedText = string | { text: string; replacements: Replacement[] };
 
-type Row = typeof threadContexts.$inferSelect;
-
-function viewOf(row: Row | undefined): ContextView {
+function viewOf(row: ContextRow | undefined, text: string | null): ContextView {
   if (!row?.shared) return { shared: false };
-  return { shared: true, url: row.url, concepts: (row.concepts as string[] | null) ?? [], document: documentOf(row), revision: row.revision };
+  return { shared: true, url: row.url, concepts: (row.concepts as string[] | null) ?? [], document: documentOf(row, text), revision: row.revision };
 }
 
 /** How many shared texts are kept in memory, by thread and revision, for the next edit. */
@@ -74,7 +66,8 @@ export class ConversationContexts {
   /**
    * The last text this server stored for a thread, by revision: an edit finds
    * it here instead of reading a large text back from the store. A revision
-   * made elsewhere misses, and the text is read.
+   * made elsewhere misses, and the text is read (its base, the batches after
+   * it replayed).
    */
   private readonly texts = new Map<string, { revision: number; text: string }>();
 
@@ -91,8 +84,19 @@ export class ConversationContexts {
   }
 
   async read(threadId: string): Promise<ContextView> {
-    const [row] = await this.db.select().from(threadContexts).where(eq(threadContexts.threadId, threadId)).limit(1);
-    return viewOf(row);
+    const [row] = await this.db.select(contextColumns).from(threadContexts).where(eq(threadContexts.threadId, threadId)).limit(1);
+    if (!row?.shared || row.documentPath === null) return viewOf(row, null);
+    const kept = this.texts.get(threadId);
+    if (kept?.revision === row.revision) return viewOf(row, kept.text);
+    const stored = await contextWithText(this.db, threadId);
+    if (stored) this.keep(threadId, stored.row.revision, stored.text);
+    return viewOf(stored?.row, stored?.text ?? null);
+  }
+
+  /** The thread's current text: the one this server kept at `revision`, else the store's. */
+  private async textAt(tx: Db, threadId: string, revision: number): Promise<string | null> {
+    const kept = this.texts.get(threadId);
+    return kept?.revision === revision ? kept.text : ((await contextWithText(tx, threadId))?.text ?? null);
   }
 
   /**
@@ -108,11 +112,14 @@ export class ConversationContexts {
         touch(`thread:${threadId}`);
         return { view: { shared: false } as const };
       }
-      const before = current.shared ? documentOf(current) : null;
+      const currentText = current.shared && current.documentPath !== null ? await this.textAt(tx, threadId, current.revision) : null;
+      const before = current.shared ? documentOf(current, currentText) : null;
       const document = update.document === undefined ? before : update.document;
       const textChanged = before?.path !== document?.path || before?.text !== document?.text;
       const editsSharedText = before !== null && document !== null && before.path === document.path && textChanged;
-      if (editsSharedText && update.base_revision !== current.revision) return { stale: viewOf(current) };
+      if (editsSharedText && update.base_revision !== current.revision) return { stale: viewOf(current, currentText) };
+      // A new text is stored whole, as the base the next edit batches are logged against.
+      const textColumns = textChanged || document === null ? await storeBase(tx, threadId, document?.text ?? null) : {};
       const [row] = await tx
         .update(threadContexts)
         .set({
@@ -120,16 +127,16 @@ export class ConversationContexts {
           url: update.url === undefined ? current.url : update.url,
           concepts: update.concepts ? declaredConcepts(update.concepts) : (current.concepts as string[]),
           documentPath: document?.path ?? null,
-          documentText: document?.text ?? null,
+          ...textColumns,
           ...clampedPlaces(document),
           revision: textChanged ? current.revision + 1 : current.revision,
           updatedAt: new Date(),
         })
         .where(eq(threadContexts.threadId, threadId))
-        .returning();
+        .returning(contextColumns);
       touch(`thread:${threadId}`);
-      if (row) this.keep(threadId, row.revision, row.documentText);
-      return { view: viewOf(row) };
+      if (row) this.keep(threadId, row.revision, document?.text ?? null);
+      return { view: viewOf(row, document?.text ?? null) };
     });
   }
 
@@ -149,13 +156,14 @@ export class ConversationContexts {
           path: threadContexts.documentPath,
           selection: threadContexts.selection,
           cursor: threadContexts.cursor,
+          editLogBatches: threadContexts.editLogBatches,
+          editLogSize: threadContexts.editLogSize,
         })
         .from(threadContexts)
         .where(eq(threadContexts.threadId, threadId))
         .for('update');
       if (!current?.shared || current.path === null) return { document: null, revision: current?.revision ?? 0 };
-      const kept = this.texts.get(threadId);
-      const before = kept?.revision === current.revision ? kept.text : await storedText(tx, threadId);
+      const before = await this.textAt(tx, threadId, current.revision);
       if (before === null) return { document: null, revision: current.revision };
       const document: SharedDocument = {
         path: current.path,
@@ -165,12 +173,13 @@ export class ConversationContexts {
       };
       const edited = edit(document);
       const text = typeof edited === 'string' ? edited : edited.text;
-      const replacements = typeof edited === 'string' ? () => [differingSpan(before, text)] : edited.replacements;
+      const replacements = typeof edited === 'string' ? [differingSpan(before, text)] : edited.replacements;
       const places = mappedPlaces(document, text, replacements);
       const revision = current.revision + 1;
+      const stored = await storeBatch(tx, threadId, current, { revision, text, replacements });
       await tx
         .update(threadContexts)
-        .set({ documentText: text, ...places, revision, updatedAt: new Date() })
+        .set({ ...stored, ...places, revision, updatedAt: new Date() })
         .where(eq(threadContexts.threadId, threadId));
       touch(`thread:${threadId}`);
       this.keep(threadId, revision, text);
@@ -200,10 +209,9 @@ function clampedPlaces(document: SharedDocument | null): Places {
 }
 
 /** The selection and cursor carried through the replacements that made `after` of the document's text. */
-function mappedPlaces(document: SharedDocument, after: string, replacements: () => Replacement[]): Places {
+function mappedPlaces(document: SharedDocument, after: string, made: Replacement[]): Places {
   if (!document.selection && !document.cursor) return { selection: null, cursor: null };
   const offsets = offsetsOf(new Lines(document.text), document);
-  const made = replacements();
   // A selection keeps what replaced any part of it; the caret stays before text replaced around it.
   const map = (offset: number | null, side: -1 | 1) => (offset === null ? null : made.reduce((at, r) => mapOffset(at, r, side), offset));
   return placesAt(new Lines(after), { from: map(offsets.from, -1), to: map(offsets.to, 1), cursor: map(offsets.cursor, -1) });
@@ -237,8 +245,8 @@ function placesAt(lines: Lines, { from, to, cursor }: Offsets): Places {
 function mapOffset(offset: number, r: Replacement, side: -1 | 1): number {
   const end = r.at + r.removed;
   if (offset < r.at || (offset === r.at && (r.removed > 0 || side < 0))) return offset;
-  if (offset > end || (offset === end && r.removed > 0)) return offset + r.inserted - r.removed;
-  return side < 0 ? r.at : r.at + r.inserted;
+  if (offset > end || (offset === end && r.removed > 0)) return offset + r.text.length - r.removed;
+  return side < 0 ? r.at : r.at + r.text.length;
 }
 
 /** The one span where `before` and `after` differ, between their common start and end. */
@@ -248,7 +256,7 @@ function differingSpan(before: string, after: string): Replacement {
   while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let end = 0;
   while (end < shorter - start && before.charCodeAt(before.length - 1 - end) === after.charCodeAt(after.length - 1 - end)) end++;
-  return { at: start, removed: before.length - start - end, inserted: after.length - start - end };
+  return { at: start, removed: before.length - start - end, text: after.slice(start, after.length - end) };
 }
 
 /** A text's lines as the console's editor breaks them (\r\n, \r or \n); columns count UTF-16 code units, one-based. */
@@ -285,29 +293,21 @@ class Lines {
   }
 }
 
-function documentOf(row: Row): SharedDocument | null {
-  return row.documentPath === null || row.documentText === null
+function documentOf(row: ContextRow, text: string | null): SharedDocument | null {
+  return row.documentPath === null || text === null
     ? null
     : {
         path: row.documentPath,
-        text: row.documentText,
+        text,
         selection: (row.selection as Selection | null) ?? null,
         cursor: (row.cursor as Cursor | null) ?? null,
       };
 }
 
-async function storedText(tx: Db, threadId: string): Promise<string | null> {
-  const [row] = await tx
-    .select({ text: threadContexts.documentText })
-    .from(threadContexts)
-    .where(eq(threadContexts.threadId, threadId));
-  return row?.text ?? null;
-}
-
 /** The thread's context row, created empty on first use, locked for this transaction. */
-async function lockedRow(tx: Db, threadId: string): Promise<Row> {
+async function lockedRow(tx: Db, threadId: string): Promise<ContextRow> {
   await tx.insert(threadContexts).values({ threadId, shared: false }).onConflictDoNothing();
-  const [row] = await tx.select().from(threadContexts).where(eq(threadContexts.threadId, threadId)).for('update');
+  const [row] = await tx.select(contextColumns).from(threadContexts).where(eq(threadContexts.threadId, threadId)).for('update');
   if (!row) throw new Error('the context row went missing inside its transaction');
   return row;
 }

@@ -3,38 +3,16 @@
 // editor, check it. They act on the shared buffer only — saving stays the
 // operator's — so none of them waits for an accept.
 import { and, eq } from 'drizzle-orm';
-import { checkDocument, applyEdits, type TextEdit } from '../documents/index.js';
-import { findAllOccurrences } from '../documents/occurrences.js';
-import { PieceText } from '../documents/pieces.js';
+import { checkDocument, applyEdits } from '../documents/index.js';
 import { diagnosticsFor } from '../domain/documents.js';
 import { invalid, notFound } from '../errors.js';
 import { threads } from '../store/schema.js';
 import { withInput, type ToolContext } from '../tools/types.js';
-import type { Replacement } from './context.js';
 import { CONVERSATION_OUTPUT_SCHEMAS } from './output-schemas.js';
 
 const noInput = { type: 'object', properties: {}, required: [], additionalProperties: false } as const;
 
 const NOTHING_OPEN = 'the operator has no document open in the editor; ask them to open one';
-
-/**
- * Where each edit of a batch that applied landed, in the text the edits
- * before it left: its old_string occurs there exactly once (an empty one
- * only in an empty text). Found as applyEdits finds them, one scan of the
- * text for the whole batch rather than one per edit.
- */
-function replacementsOf(text: string, edits: readonly TextEdit[]): Replacement[] {
-  const original = findAllOccurrences(
-    text,
-    edits.map((edit) => edit.old_string),
-  );
-  const current = new PieceText(text);
-  return edits.map(({ old_string, new_string }) => {
-    const [at = 0] = old_string === '' ? [] : current.find(old_string, original.get(old_string) ?? [], 1);
-    current.replace(at, old_string.length, new_string);
-    return { at, removed: old_string.length, inserted: new_string.length };
-  });
-}
 
 function conversationOf(ctx: ToolContext): string {
   if (!ctx.threadId) throw notFound('this tool belongs to a conversation');
@@ -90,7 +68,7 @@ export const CONVERSATION_TOOLS = [
       const edited = await ctx.services.contexts.editText(conversationOf(ctx), (document) => {
         const outcome = applyEdits(document.text, input.edits);
         if (!outcome.ok) throw invalid(outcome.message);
-        return { text: outcome.text, replacements: () => replacementsOf(document.text, input.edits) };
+        return outcome;
       });
       if (!edited.document) throw notFound(NOTHING_OPEN);
       return { applied: input.edits.length, revision: edited.revision, path: edited.document.path };

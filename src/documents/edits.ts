@@ -7,8 +7,16 @@ export interface TextEdit {
   new_string: string;
 }
 
+/** One replacement in a text: `removed` UTF-16 code units at `at` became `text`. */
+export interface Replacement {
+  at: number;
+  removed: number;
+  text: string;
+}
+
 export type EditsResult =
-  | { ok: true; text: string }
+  /** `replacements`: where each edit landed, in order, each in the text the edits before it left. */
+  | { ok: true; text: string; replacements: Replacement[] }
   /** `index` is the 1-based number of the edit that failed, as in the message. */
   | { ok: false; index: number; message: string };
 
@@ -24,20 +32,30 @@ export function applyEdits(text: string, edits: ReadonlyArray<TextEdit>): EditsR
     edits.map((edit) => edit.old_string),
   );
   const document = new PieceText(text);
+  const replacements: Replacement[] = [];
   for (const [position, edit] of edits.entries()) {
     const fail = (reason: string): EditsResult => ({ ok: false, index: position + 1, message: `edit ${position + 1}: ${reason}` });
     if (edit.old_string === '') {
       // The one place an empty string occurs exactly once: an empty document.
       if (document.size !== 0) return fail('old_string is empty; quote the text to replace (only an empty document takes an empty old_string)');
       document.replace(0, 0, edit.new_string);
+      replacements.push({ at: 0, removed: 0, text: edit.new_string });
       continue;
     }
     const [at, another] = document.find(edit.old_string, original.get(edit.old_string) ?? [], 2);
     if (at === undefined) return fail(notFound(text, edit.old_string, position > 0));
     if (another !== undefined) return fail('old_string occurs more than once; quote more surrounding text to make it unique');
     document.replace(at, edit.old_string.length, edit.new_string);
+    replacements.push({ at, removed: edit.old_string.length, text: edit.new_string });
   }
-  return { ok: true, text: document.toString() };
+  return { ok: true, text: document.toString(), replacements };
+}
+
+/** The text once each replacement is made in turn, each in the text the one before left. */
+export function applyReplacements(text: string, replacements: Iterable<Replacement>): string {
+  const document = new PieceText(text);
+  for (const { at, removed, text: inserted } of replacements) document.replace(at, removed, inserted);
+  return document.toString();
 }
 
 function notFound(text: string, oldString: string, afterOtherEdits: boolean): string {

@@ -10,6 +10,6 @@ export { checkSchemaDocument, compileSchema, SCHEMA_PATH } from './schema.js';
 export { isSecretName } from './references.js';
 export { resolveSecrets, secretReferences } from './secrets.js';
 export { parseDocument } from './parse.js';
-export type { EditsResult, TextEdit } from './edits.js';
-export { applyEdits } from './edits.js';
+export type { EditsResult, Replacement, TextEdit } from './edits.js';
+export { applyEdits, applyReplacements } from './edits.js';
 export { unifiedDiff } from './diff.js';

@@ -340,9 +340,16 @@ export const threadContexts = pgTable('thread_contexts', {
   shared: boolean('shared').notNull(),
   url: text('url'),
   concepts: jsonb('concepts').notNull().default([]),
-  /** The open document, or null when no editor is open; its text in a column of its own (it can be large). */
+  /**
+   * The open document, or null when no editor is open. Its text in a column
+   * of its own (it can be large), as it stood before the batches still in
+   * thread_context_edits: the current text is this one with them replayed.
+   */
   documentPath: text('document_path'),
   documentText: text('document_text'),
+  /** How many batches thread_context_edits holds after documentText, and their size (JSON characters): past a bound they are folded in. */
+  editLogBatches: integer('edit_log_batches').notNull().default(0),
+  editLogSize: integer('edit_log_size').notNull().default(0),
   /** One-based `{from_line, from_column, to_line, to_column}`, or null. */
   selection: jsonb('selection'),
   /** One-based `{line, column}`, or null. */
@@ -351,6 +358,23 @@ export const threadContexts = pgTable('thread_contexts', {
   revision: integer('revision').notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * One edit batch of a shared text after thread_contexts.document_text: the
+ * replacements it made, in order, each `{at, removed, text}` against the text
+ * the one before left.
+ */
+export const threadContextEdits = pgTable(
+  'thread_context_edits',
+  {
+    threadId: uuid('thread_id')
+      .notNull()
+      .references(() => threadContexts.threadId, { onDelete: 'cascade' }),
+    revision: integer('revision').notNull(),
+    replacements: jsonb('replacements').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.threadId, t.revision] })],
+);
 
 /**
  * Facts about this instance, by name. `key_check`: a known text sealed under

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyEdits } from '../../src/documents/index.js';
+import { applyEdits, applyReplacements } from '../../src/documents/index.js';
 import type { EditsResult, TextEdit } from '../../src/documents/index.js';
 
 const edit = (old_string: string, new_string: string): TextEdit => ({ old_string, new_string });
@@ -24,20 +24,28 @@ function failure(result: EditsResult): { index: number; message: string } {
 
 describe('applyEdits', () => {
   it('replaces a unique old_string', () => {
-    expect(applyEdits('port: 80\nhost: a\n', [edit('port: 80', 'port: 8080')])).toEqual({ ok: true, text: 'port: 8080\nhost: a\n' });
+    expect(applyEdits('port: 80\nhost: a\n', [edit('port: 80', 'port: 8080')])).toMatchObject({ ok: true, text: 'port: 8080\nhost: a\n' });
   });
 
   it('applies each edit to the text the previous one produced', () => {
     const result = applyEdits('a: 1\nb: 2\n', [edit('a: 1', 'a: 1\nc: 3'), edit('c: 3\nb', 'c: 33\nb'), edit('b: 2\n', '')]);
-    expect(result).toEqual({ ok: true, text: 'a: 1\nc: 33\n' });
+    expect(result).toEqual({
+      ok: true,
+      text: 'a: 1\nc: 33\n',
+      replacements: [
+        { at: 0, removed: 4, text: 'a: 1\nc: 3' },
+        { at: 5, removed: 6, text: 'c: 33\nb' },
+        { at: 11, removed: 5, text: '' },
+      ],
+    });
   });
 
   it('lets an earlier edit make a later old_string unique', () => {
-    expect(applyEdits('x x', [edit('x x', 'x y'), edit('x', 'z')])).toEqual({ ok: true, text: 'z y' });
+    expect(applyEdits('x x', [edit('x x', 'x y'), edit('x', 'z')])).toMatchObject({ ok: true, text: 'z y' });
   });
 
   it('finds an old_string that spans the seam an earlier deletion left', () => {
-    expect(applyEdits('ab-cd', [edit('-', ''), edit('bc', 'BC')])).toEqual({ ok: true, text: 'aBCd' });
+    expect(applyEdits('ab-cd', [edit('-', ''), edit('bc', 'BC')])).toMatchObject({ ok: true, text: 'aBCd' });
   });
 
   it('fails the whole batch on an old_string that does not occur', () => {
@@ -67,10 +75,10 @@ describe('applyEdits', () => {
   });
 
   it('takes an empty old_string on an empty document, where it occurs exactly once', () => {
-    expect(applyEdits('', [edit('', 'a: 1\n')])).toEqual({ ok: true, text: 'a: 1\n' });
+    expect(applyEdits('', [edit('', 'a: 1\n')])).toMatchObject({ ok: true, text: 'a: 1\n' });
     // Emptied by an earlier edit of the batch, then filled.
-    expect(applyEdits('a: 1', [edit('a: 1', ''), edit('', 'b: 2'), edit('b', 'c')])).toEqual({ ok: true, text: 'c: 2' });
-    expect(applyEdits('', [edit('', '')])).toEqual({ ok: true, text: '' });
+    expect(applyEdits('a: 1', [edit('a: 1', ''), edit('', 'b: 2'), edit('b', 'c')])).toMatchObject({ ok: true, text: 'c: 2' });
+    expect(applyEdits('', [edit('', '')])).toMatchObject({ ok: true, text: '' });
   });
 
   it('returns no text on failure, and never changes its input', () => {
@@ -83,7 +91,7 @@ describe('applyEdits', () => {
   });
 
   it('edits multi-byte text by UTF-16 code units', () => {
-    expect(applyEdits('name: café 😀\nü: 1\n', [edit('😀', '🚀'), edit('é 🚀', 'e 🚀'), edit('ü', 'u')])).toEqual({
+    expect(applyEdits('name: café 😀\nü: 1\n', [edit('😀', '🚀'), edit('é 🚀', 'e 🚀'), edit('ü', 'u')])).toMatchObject({
       ok: true,
       text: 'name: cafe 🚀\nu: 1\n',
     });
@@ -91,7 +99,7 @@ describe('applyEdits', () => {
 
   it('matches CRLF text when old_string carries the \\r, and says so when it does not', () => {
     const text = 'a: 1\r\nb: 2\r\n';
-    expect(applyEdits(text, [edit('a: 1\r\nb: 2', 'a: 1\r\nb: 3')])).toEqual({ ok: true, text: 'a: 1\r\nb: 3\r\n' });
+    expect(applyEdits(text, [edit('a: 1\r\nb: 2', 'a: 1\r\nb: 3')])).toMatchObject({ ok: true, text: 'a: 1\r\nb: 3\r\n' });
     expect(failure(applyEdits(text, [edit('a: 1\nb: 2', 'x')]))).toEqual({
       index: 1,
       message:
@@ -123,6 +131,8 @@ describe('applyEdits', () => {
         const expected = modelApplyEdits(text, batch);
         const actual = applyEdits(text, batch);
         expect(actual.ok ? { ok: true, text: actual.text } : { ok: false, index: actual.index }).toEqual(expected);
+        // The replacements it reports make the same text again, as a replay of a logged batch does.
+        if (actual.ok) expect(applyReplacements(text, actual.replacements)).toBe(actual.text);
       }),
       { numRuns: 3000 },
     );
