@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
+import { OPS_BIN } from '../helpers/paths.js';
 import { startConsole, type ConsoleFixture } from './fixture.js';
 
 const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
@@ -17,8 +18,9 @@ const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let ui: ConsoleFixture;
 beforeAll(async () => {
-  // `ghost` names a command that does not exist: listed, but not available.
-  ui = await startConsole(['--agent', 'ghost=aion-no-such-agent-command']);
+  // `ghost` names a command that does not exist: listed, but not available; `loose` runs outside the sandbox.
+  const loose = { title: 'Loose demo', command: process.execPath, args: [OPS_BIN, 'demo-agent'], sandbox: false };
+  ui = await startConsole(['--agent', 'ghost=aion-no-such-agent-command'], { AION_AGENTS: JSON.stringify({ loose }) });
   await mkdir(SCREENSHOTS, { recursive: true });
 });
 afterAll(async () => {
@@ -52,8 +54,21 @@ describe('a conversation with an ACP agent', () => {
     const listed = await page.evaluate<{ value: string; disabled: boolean; text: string }[]>(
       "[...document.querySelectorAll('.holder-picker option')].map((o) => ({ value: o.value, disabled: o.disabled, text: o.textContent }))",
     );
-    expect(Object.fromEntries(listed.map((o) => [o.value, o.disabled]))).toEqual({ '': false, 'demo-agent': false, ghost: true });
+    expect(Object.fromEntries(listed.map((o) => [o.value, o.disabled]))).toEqual({ '': false, 'demo-agent': false, ghost: true, loose: false });
     expect(listed.find((o) => o.value === 'ghost')?.text).toMatch(/^ghost — .*not found/);
+    expect(listed.find((o) => o.value === 'loose')?.text).toBe('Loose demo — not sandboxed');
+    expect(listed.find((o) => o.value === 'demo-agent')?.text).toBe('Demo agent');
+    expect(errors).toEqual([]);
+  });
+
+  it('warns beside the picker when the agent chosen runs without a sandbox', async () => {
+    const { page, errors } = await ui.open('ada', '/projects/shop');
+    const warning = page.getByRole('note').filter({ hasText: 'without a sandbox' });
+    await page.getByLabel('Conversation with').selectOption('loose');
+    await expect.poll(() => warning.textContent()).toBe('Loose demo runs without a sandbox: it can read what the server can');
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'agent-unsandboxed-light.png') });
+    await page.getByLabel('Conversation with').selectOption('demo-agent');
+    await expect.poll(() => warning.count()).toBe(0);
     expect(errors).toEqual([]);
   });
 

@@ -31,8 +31,8 @@ export interface ConsoleFixture {
 const LINK = /^sign in as (\w+) \(\w+\): (http:\/\/\S+\/#token=(\S+))$/;
 
 /** `args`: more `ops serve` flags, beside `--demo` and its own data folder. */
-export async function startConsole(args: string[] = []): Promise<ConsoleFixture> {
-  const server = await spawnServer(['--demo', '--data', await scratchFolder('console'), ...args], { AION_ADMIN_TOKEN: '' });
+export async function startConsole(args: string[] = [], env: Record<string, string> = {}): Promise<ConsoleFixture> {
+  const server = await spawnServer(['--demo', '--data', await scratchFolder('console'), ...args], { AION_ADMIN_TOKEN: '', ...env });
   const links = {} as Record<DemoOperator, string>;
   const tokens = {} as Record<DemoOperator, string>;
   for (const line of server.stdout) {

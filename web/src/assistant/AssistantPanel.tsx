@@ -10,7 +10,7 @@ import { useAgents, useAssistantStatus } from '../api/queries';
 import type { Proposal, Thread } from '../api/types';
 import type { Scope } from '../scope';
 import { ConnectAgent } from './ConnectAgent';
-import { BUILT_IN, builtInTitle, HolderPicker } from './HolderPicker';
+import { BUILT_IN, builtInTitle, HolderPicker, UnsandboxedWarning } from './HolderPicker';
 import { MessageBox } from './MessageBox';
 import { ThreadView } from './ThreadView';
 import { acceptAll, decide, openThread, useThreadUpdate, useThreads } from './threads';
@@ -129,6 +129,7 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
           New conversation
         </button>
       </header>
+      <UnsandboxedWarning agents={agents} value={holderChoice} />
       {status && !status.configured && !canSend && <p className="notice">{status.sentence}</p>}
       {thread && (
         <div className="thread-bar">

@@ -1,6 +1,7 @@
 // Who holds a new conversation: the built-in assistant or a configured ACP
 // agent. One that cannot start is listed disabled, with the sentence why; one
-// that runs outside the OS sandbox carries a warning, in the list and beside it.
+// that runs outside the OS sandbox says so in the list, and the panel warns
+// under its header while it is chosen (UnsandboxedWarning).
 import type { Agent, AssistantStatus } from '../api/types';
 
 /** The built-in assistant's value in the picker. */
@@ -14,9 +15,7 @@ interface Props {
 }
 
 export function HolderPicker({ status, agents, value, onChange }: Props) {
-  const unsandboxed = agents.find((a) => a.name === value && !a.sandboxed);
   return (
-    <>
     <label className="holder-picker">
       <span className="visually-hidden">Conversation with</span>
       <select value={value} onChange={(e) => onChange(e.target.value)}>
@@ -33,12 +32,17 @@ export function HolderPicker({ status, agents, value, onChange }: Props) {
         ))}
       </select>
     </label>
-    {unsandboxed && (
-      <span className="warning small" role="note">
-        {unsandboxed.title} runs without a sandbox: it can read what the server can
-      </span>
-    )}
-    </>
+  );
+}
+
+/** The line under the panel's header while the agent chosen runs outside the OS sandbox. */
+export function UnsandboxedWarning({ agents, value }: Pick<Props, 'agents' | 'value'>) {
+  const unsandboxed = agents.find((a) => a.name === value && !a.sandboxed);
+  if (!unsandboxed) return null;
+  return (
+    <p className="notice warning" role="note">
+      {unsandboxed.title} runs without a sandbox: it can read what the server can
+    </p>
   );
 }
 
