@@ -1,9 +1,11 @@
-// Signed out: the sign-in form. Signed in: the shell and the page the route names.
+// Signed out: the sign-in form. Signed in: the shell and the page the route names,
+// and the question a sign-in link for another operator asks.
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { Route, Switch } from 'wouter';
-import { useToken } from './auth/token';
 import { SignIn } from './auth/SignIn';
+import { SwitchOperator } from './auth/SwitchOperator';
+import { useToken, watchAddressForTokens } from './auth/token';
 import { Shell } from './layout/Shell';
 import { AuditPage } from './pages/AuditPage';
 import { DocumentsPage } from './pages/DocumentsPage';
@@ -22,9 +24,12 @@ export function App() {
   useEffect(() => {
     if (!token) queries.clear();
   }, [token, queries]);
+  // A sign-in link pasted into this open tab changes only the fragment: no reload, so it is read here.
+  useEffect(() => watchAddressForTokens(), []);
   if (!token) return <SignIn />;
   return (
     <Shell>
+      <SwitchOperator />
       <Suspense fallback={<p className="loading">Loading…</p>}>
         <Switch>
           <Route path="/" component={ProjectsPage} />

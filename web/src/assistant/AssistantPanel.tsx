@@ -38,6 +38,8 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
   const [sentence, setSentence] = useState('');
   const [deciding, setDeciding] = useState(false);
   const [picked, setPicked] = useState<string | null>(null);
+  /** Counts the messages refused because a proposal waits: each brings the waiting card into view. */
+  const [revealWaiting, setRevealWaiting] = useState(0);
   useContextSharing(thread?.id ?? null, sharing);
 
   // A new conversation goes to the built-in assistant when it is set up, else to the first agent that can start.
@@ -62,6 +64,7 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
       return true;
     } catch (error) {
       setSentence(error instanceof ApiError || error instanceof Error ? error.message : String(error));
+      if (error instanceof ApiError && error.status === 409) setRevealWaiting((n) => n + 1);
       return false;
     }
   }
@@ -168,6 +171,7 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
         deciding={deciding}
         onDecide={(p, d) => void decideOne(p, d)}
         onAcceptAll={() => void decideAll()}
+        revealWaiting={revealWaiting}
       />
       {sentence && (
         <p role="alert" className="error panel-error">

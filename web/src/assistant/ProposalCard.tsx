@@ -1,9 +1,15 @@
 // One proposal: title, status, rows, a diff for a document write, and the
 // operator's decision. A write's Accept is gated on the operator's own
 // permission where it acts (the tag says which proposals the gate covers).
+// A deploy or rollback shows what it would change where it acts; Accept of a
+// change to a protected environment asks for its name first.
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { runTool } from '../api/client';
 import type { Proposal, Revision } from '../api/types';
+import { ProposalChange } from '../confirm/changes';
+import { ConfirmDialog } from '../confirm/ConfirmDialog';
+import { changesProtected, useProtection } from '../confirm/protection';
 import { ActionButton } from '../ui/ActionButton';
 import { LineDiff } from '../ui/LineDiff';
 import { usePermission, type Permission } from '../ui/permission';
@@ -27,6 +33,10 @@ export function ProposalCard({ proposal, busy, onDecide }: Props) {
   const gate: Permission = proposal.tag === 'write' ? permission : { allowed: true, reason: '' };
   const titleId = `proposal-${proposal.id}`;
   const error = typeof proposal.result.error === 'string' ? proposal.result.error : '';
+  const isProtected = useProtection([project]);
+  const asksName = changesProtected(proposal, isProtected);
+  const [confirming, setConfirming] = useState(false);
+  const showsChange = proposal.status === 'pending' && (proposal.tool === 'deploy' || proposal.tool === 'rollback');
   return (
     <article className={`card proposal ${proposal.status}`} aria-labelledby={titleId}>
       <header>
@@ -44,6 +54,11 @@ export function ProposalCard({ proposal, busy, onDecide }: Props) {
           ))}
       </dl>
       {proposal.tool === 'write_document' && <WriteDiff proposal={proposal} />}
+      {showsChange && (
+        <div className="card-change">
+          <ProposalChange proposal={proposal} />
+        </div>
+      )}
       {proposal.status === 'failed' && error && (
         <p className="error" role="status">
           {error}
@@ -51,13 +66,39 @@ export function ProposalCard({ proposal, busy, onDecide }: Props) {
       )}
       {proposal.status === 'pending' && (
         <footer>
-          <ActionButton primary permission={gate} disabled={busy} onClick={() => onDecide(proposal, 'accept')}>
+          <ActionButton
+            primary
+            permission={gate}
+            disabled={busy}
+            onClick={() => (asksName ? setConfirming(true) : onDecide(proposal, 'accept'))}
+            aria-haspopup={asksName ? 'dialog' : undefined}
+          >
             Accept
           </ActionButton>
           <button type="button" disabled={busy} onClick={() => onDecide(proposal, 'reject')}>
             Reject
           </button>
         </footer>
+      )}
+      {confirming && (
+        <ConfirmDialog
+          title={`Accept a change to ${proposal.environment}`}
+          open
+          names={[proposal.environment]}
+          confirmLabel="Accept"
+          question={
+            <>
+              Accepting runs <strong>{proposal.title}</strong> as you.
+            </>
+          }
+          onClose={() => setConfirming(false)}
+          onConfirm={() => {
+            setConfirming(false);
+            onDecide(proposal, 'accept');
+          }}
+        >
+          <ProposalChange proposal={proposal} />
+        </ConfirmDialog>
       )}
     </article>
   );

@@ -1,10 +1,15 @@
 // A conversation: each message, the proposals under the answer that made
 // them, the refused and waiting states, and a running turn as it streams.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Proposal, Thread } from '../api/types';
+import { ProposalChange } from '../confirm/changes';
+import { ConfirmDialog } from '../confirm/ConfirmDialog';
+import { changesProtected, useProtection } from '../confirm/protection';
 import { AgentWork } from './AgentWork';
 import type { LiveTurn } from './liveTurn';
+import { NewMessagesPill } from './NewMessagesPill';
 import { ProposalCard } from './ProposalCard';
+import { useFollowNewest } from './useFollowNewest';
 
 interface Props {
   thread: Thread | null;
@@ -19,35 +24,41 @@ interface Props {
   deciding: boolean;
   onDecide: (proposal: Proposal, decision: 'accept' | 'reject') => void;
   onAcceptAll: () => void;
+  /** Counts the times the waiting proposal should come into view (a message refused because it waits). */
+  revealWaiting?: number;
 }
 
-export function ThreadView({ thread, holder, pending, live, onStop, deciding, onDecide, onAcceptAll }: Props) {
-  const box = useRef<HTMLDivElement>(null);
-  const content = useRef<HTMLDivElement>(null);
-  // Stays scrolled to the newest while the operator has not scrolled up, also
-  // when a card grows after its diff loads.
+export function ThreadView({ thread, holder, pending, live, onStop, deciding, onDecide, onAcceptAll, revealWaiting = 0 }: Props) {
+  // Follows the newest while the operator has not scrolled up (also when a
+  // card grows after its diff loads); says "New messages" when they have.
+  const progress = [
+    thread?.messages.length,
+    thread?.proposals.map((p) => p.status).join(),
+    thread?.state,
+    pending,
+    live?.text.length,
+    live?.toolCalls.length,
+    live?.plan.length,
+    live?.proposals.length,
+  ].join('|');
+  const follow = useFollowNewest(thread?.id ?? null, progress);
+  // Asked to (a message refused because a proposal waits): the first waiting card comes into view.
+  const { content, reveal } = follow;
   useEffect(() => {
-    const scroller = box.current;
-    const inner = content.current;
-    if (!scroller || !inner) return;
-    let pinned = true;
-    const onScroll = () => {
-      pinned = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 24;
-    };
-    const observer = new ResizeObserver(() => {
-      if (pinned) scroller.scrollTop = scroller.scrollHeight;
-    });
-    observer.observe(inner);
-    scroller.addEventListener('scroll', onScroll);
-    return () => {
-      observer.disconnect();
-      scroller.removeEventListener('scroll', onScroll);
-    };
-  }, []);
+    if (revealWaiting === 0) return;
+    const card = content.current?.querySelector('.card.proposal.pending');
+    if (card) reveal(card);
+  }, [revealWaiting, content, reveal]);
   const waiting = thread?.proposals.filter((p) => p.status === 'pending') ?? [];
+  // Accept all asks once, naming every protected environment it would change.
+  const isProtected = useProtection(waiting.map((p) => p.project ?? thread?.project ?? ''));
+  const guarded = waiting.filter((p) => changesProtected(p, isProtected, thread?.project ?? ''));
+  const names = [...new Set(guarded.map((p) => p.environment))];
+  const [confirmingAll, setConfirmingAll] = useState(false);
   return (
-    <div className="thread" ref={box} aria-live="polite" aria-busy={pending !== null}>
-      <div className="thread-content" ref={content}>
+    <div className="thread-frame">
+    <div className="thread" ref={follow.scroller} tabIndex={0} role="log" aria-label="Conversation so far" aria-live="polite" aria-busy={pending !== null}>
+      <div className="thread-content" ref={follow.content}>
       {!thread && !pending && <p className="muted small">Ask a question, or let the assistant propose a change for you to accept.</p>}
       {thread?.messages.map((m) => (
         <div key={m.id} className="entry">
@@ -72,13 +83,47 @@ export function ThreadView({ thread, holder, pending, live, onStop, deciding, on
       {waiting.length >= 2 && (
         <div className="accept-all">
           <span>{waiting.length} proposals are waiting for your decision</span>
-          <button type="button" className="primary" disabled={deciding} onClick={onAcceptAll}>
+          <button
+            type="button"
+            className="primary"
+            disabled={deciding}
+            onClick={() => (names.length > 0 ? setConfirmingAll(true) : onAcceptAll())}
+            aria-haspopup={names.length > 0 ? 'dialog' : undefined}
+          >
             Accept all
           </button>
         </div>
       )}
+      {confirmingAll && (
+        <ConfirmDialog
+          title={`Accept all, changing ${names.join(' and ')}`}
+          open
+          names={names}
+          confirmLabel="Accept all"
+          question={
+            <>
+              Accepting all runs the {waiting.length} waiting proposals as you, in order; {guarded.length === 1 ? 'one changes' : `${guarded.length} change`}{' '}
+              {names.join(' and ')}:
+            </>
+          }
+          onClose={() => setConfirmingAll(false)}
+          onConfirm={() => {
+            setConfirmingAll(false);
+            onAcceptAll();
+          }}
+        >
+          {guarded.map((p) => (
+            <section key={p.id} className="confirm-item" aria-label={p.title}>
+              <h3>{p.title}</h3>
+              <ProposalChange proposal={p} />
+            </section>
+          ))}
+        </ConfirmDialog>
+      )}
       {thread?.state === 'waiting' && waiting.length === 1 && <p className="muted small">A proposal is waiting for your decision.</p>}
       </div>
+    </div>
+    {follow.unseen && <NewMessagesPill onClick={() => follow.toNewest(true)} />}
     </div>
   );
 }

@@ -1,8 +1,10 @@
-// Deploying to a protected environment asks the operator to type its name.
-import { useState, type FormEvent } from 'react';
-import { Dialog } from '../ui/Dialog';
+// Deploying to a protected environment asks the operator to type its name,
+// showing what is live there against the revision that would go live.
+import { DeployChange } from '../confirm/changes';
+import { ConfirmDialog } from '../confirm/ConfirmDialog';
 
 interface Props {
+  project: string;
   environment: string;
   path: string;
   revision: number;
@@ -11,31 +13,23 @@ interface Props {
   onClose: () => void;
 }
 
-export function DeployDialog({ environment, path, revision, open, onConfirm, onClose }: Props) {
-  const [typed, setTyped] = useState('');
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (typed !== environment) return;
-    setTyped('');
-    onConfirm();
-  }
+export function DeployDialog({ project, environment, path, revision, open, onConfirm, onClose }: Props) {
+  if (!open) return null;
   return (
-    <Dialog title={`Deploy to ${environment}`} open={open} onClose={onClose}>
-      <form onSubmit={submit}>
-        <p>
-          {environment} is protected. Deploying puts {path} r{revision} live there. Type <strong>{environment}</strong> to confirm.
-        </p>
-        <label htmlFor="confirm-environment">Environment name</label>
-        <input id="confirm-environment" value={typed} onChange={(e) => setTyped(e.target.value)} autoComplete="off" autoFocus />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary danger" disabled={typed !== environment}>
-            Deploy
-          </button>
-        </div>
-      </form>
-    </Dialog>
+    <ConfirmDialog
+      title={`Deploy to ${environment}`}
+      open
+      names={[environment]}
+      confirmLabel="Deploy"
+      question={
+        <>
+          Deploying puts {path} <strong>r{revision}</strong> live in {environment}.
+        </>
+      }
+      onClose={onClose}
+      onConfirm={onConfirm}
+    >
+      <DeployChange project={project} environment={environment} path={path} revision={revision} />
+    </ConfirmDialog>
   );
 }

@@ -1,7 +1,8 @@
 // `/projects/{p}/documents/{path}`: the editor. YAML with the checker's
 // diagnostics for the chosen environment, diffs against the saved and the
 // live revision, Save with base_revision (a conflict loses nothing), Deploy
-// (a protected environment asks to type its name), Rollback.
+// (a protected environment asks to type its name), Rollback (confirmed,
+// naming the revision that comes back; typing the name where protected).
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { runTool, ToolError } from '../api/client';
@@ -11,6 +12,8 @@ import { useConcepts } from '../screen';
 import { useScope } from '../scope';
 import { ActionButton } from '../ui/ActionButton';
 import { usePermission } from '../ui/permission';
+import { RollbackChange } from '../confirm/changes';
+import { ConfirmDialog } from '../confirm/ConfirmDialog';
 import { ConflictPanel } from './ConflictPanel';
 import { DeployDialog } from './DeployDialog';
 import { ProblemsStrip } from './ProblemsStrip';
@@ -39,6 +42,7 @@ export default function EditorPage({ project, path: rawPath }: { project: string
   const [diffMode, setDiffMode] = useState<DiffMode>('off');
   const [conflict, setConflict] = useState<{ theirs: Revision; mine: string } | null>(null);
   const [confirming, setConfirming] = useState(false);
+  const [confirmingRollback, setConfirmingRollback] = useState(false);
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ text: string; error: boolean } | null>(null);
   const host = useRef<HTMLDivElement>(null);
@@ -282,7 +286,7 @@ export default function EditorPage({ project, path: rawPath }: { project: string
           permission={mayRollback}
           disabled={busy || liveHere === undefined}
           title={liveHere === undefined ? `Not live in ${environment ?? ''}` : `Put the revision live before r${liveHere} back`}
-          onClick={() => void rollback()}
+          onClick={() => setConfirmingRollback(true)}
         >
           Rollback
         </ActionButton>
@@ -305,6 +309,7 @@ export default function EditorPage({ project, path: rawPath }: { project: string
       <ProblemsStrip diagnostics={diagnostics} environment={environment} />
       {environment && saved && (
         <DeployDialog
+          project={project}
           environment={environment}
           path={path}
           revision={saved.revision}
@@ -312,6 +317,22 @@ export default function EditorPage({ project, path: rawPath }: { project: string
           onClose={() => setConfirming(false)}
           onConfirm={() => void deploy()}
         />
+      )}
+      {environment && confirmingRollback && (
+        <ConfirmDialog
+          title={`Roll back ${path} in ${environment}`}
+          open
+          names={environmentInfo?.protected === false ? [] : [environment]}
+          confirmLabel="Rollback"
+          question={<>Rollback deploys again the revision of {path} that was live in {environment} before the current one.</>}
+          onClose={() => setConfirmingRollback(false)}
+          onConfirm={() => {
+            setConfirmingRollback(false);
+            void rollback();
+          }}
+        >
+          <RollbackChange project={project} environment={environment} path={path} />
+        </ConfirmDialog>
       )}
     </section>
   );

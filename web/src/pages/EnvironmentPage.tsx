@@ -1,10 +1,15 @@
 // `/projects/{p}/environments/{e}`: what is live (with Rollback), the
 // deployments as a timeline, and the secrets by name (never a value).
+// Rollback confirms first, naming the revision that comes back (and, on a
+// protected environment, asking for its name).
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import { runTool } from '../api/client';
 import { useDocuments, useProject } from '../api/queries';
 import type { Deployment } from '../api/types';
+import { RollbackChange } from '../confirm/changes';
+import { ConfirmDialog } from '../confirm/ConfirmDialog';
 import { useConcepts } from '../screen';
 import { ActionButton } from '../ui/ActionButton';
 import { usePermission } from '../ui/permission';
@@ -27,8 +32,12 @@ export function EnvironmentPage({ params }: { params: { project: string; environ
   const action = useAction();
   const live = (documents.data ?? []).filter((d) => d.live[environment] !== undefined);
 
+  const [rollingBack, setRollingBack] = useState<string | null>(null);
+  // Until the project is read, the environment counts as protected.
+  const asksName = details?.protected !== false;
+
   const rollback = (path: string) =>
-    action.run(() => runTool('rollback', { project, environment, path }), ['deployments', 'documents', 'project']);
+    action.run(() => runTool('rollback', { project, environment, path }), ['deployments', 'documents', 'project', 'live']);
 
   return (
     <section aria-labelledby="title">
@@ -59,7 +68,7 @@ export function EnvironmentPage({ params }: { params: { project: string; environ
               <td>r{d.live[environment]}</td>
               <td>r{d.revision}</td>
               <td>
-                <ActionButton permission={mayRollback} disabled={action.busy} onClick={() => void rollback(d.path)} aria-label="Rollback" title={`Put live again the revision of ${d.path} that was live before`}>
+                <ActionButton permission={mayRollback} disabled={action.busy} onClick={() => setRollingBack(d.path)} aria-haspopup="dialog" aria-label="Rollback" title={`Put live again the revision of ${d.path} that was live before`}>
                   Rollback
                 </ActionButton>
               </td>
@@ -87,6 +96,23 @@ export function EnvironmentPage({ params }: { params: { project: string; environ
       </ol>
       {deployments.data?.length === 0 && <p className="muted">No deployments yet.</p>}
       <SecretsSection project={project} environment={environment} />
+      {rollingBack !== null && (
+        <ConfirmDialog
+          title={`Roll back ${rollingBack} in ${environment}`}
+          open
+          names={asksName ? [environment] : []}
+          confirmLabel="Rollback"
+          question={<>Rollback deploys again the revision of {rollingBack} that was live in {environment} before the current one.</>}
+          onClose={() => setRollingBack(null)}
+          onConfirm={() => {
+            const path = rollingBack;
+            setRollingBack(null);
+            void rollback(path);
+          }}
+        >
+          <RollbackChange project={project} environment={environment} path={rollingBack} />
+        </ConfirmDialog>
+      )}
     </section>
   );
 }

@@ -1,9 +1,13 @@
 // An environment's secrets by name and version; set one with a password
 // field (the value goes to the server and is never shown again), delete one.
+// On a protected environment either asks for the environment's name first.
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { runTool } from '../api/client';
+import { useProject } from '../api/queries';
 import type { Secret } from '../api/types';
+import { SecretChange } from '../confirm/changes';
+import { ConfirmDialog } from '../confirm/ConfirmDialog';
 import { ActionButton } from '../ui/ActionButton';
 import { usePermission } from '../ui/permission';
 import { shortTime } from '../ui/time';
@@ -19,15 +23,26 @@ export function SecretsSection({ project, environment }: { project: string; envi
   const action = useAction();
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
+  // Until the project is read, the environment counts as protected.
+  const asksName = useProject(project).data?.environments.find((e) => e.name === environment)?.protected !== false;
+  const [confirming, setConfirming] = useState<{ kind: 'set' | 'delete'; name: string } | null>(null);
 
-  async function set(event: FormEvent) {
-    event.preventDefault();
-    if (!mayWrite.allowed) return;
+  async function setSecret() {
     const done = await action.run(() => runTool('set_secret', { project, environment, name: name.trim(), value }), ['secrets']);
     if (done) {
       setName('');
       setValue('');
     }
+  }
+
+  const deleteSecret = (secret: string) =>
+    void action.run(() => runTool('delete_secret', { project, environment, name: secret }), ['secrets']);
+
+  function set(event: FormEvent) {
+    event.preventDefault();
+    if (!mayWrite.allowed) return;
+    if (asksName) setConfirming({ kind: 'set', name: name.trim() });
+    else void setSecret();
   }
 
   return (
@@ -61,7 +76,8 @@ export function SecretsSection({ project, environment }: { project: string; envi
                   permission={mayWrite}
                   disabled={action.busy}
                   aria-label={`Delete ${s.name}`}
-                  onClick={() => void action.run(() => runTool('delete_secret', { project, environment, name: s.name }), ['secrets'])}
+                  aria-haspopup={asksName ? 'dialog' : undefined}
+                  onClick={() => (asksName ? setConfirming({ kind: 'delete', name: s.name }) : deleteSecret(s.name))}
                 >
                   Delete
                 </ActionButton>
@@ -79,6 +95,28 @@ export function SecretsSection({ project, environment }: { project: string; envi
           Set secret
         </ActionButton>
       </form>
+      {confirming && (
+        <ConfirmDialog
+          title={confirming.kind === 'set' ? `Set ${confirming.name} in ${environment}` : `Delete ${confirming.name} from ${environment}`}
+          open
+          names={[environment]}
+          confirmLabel={confirming.kind === 'set' ? 'Set secret' : 'Delete'}
+          question={
+            confirming.kind === 'set'
+              ? `Documents live in ${environment} that refer to ${confirming.name} serve the new value at once.`
+              : `Documents in ${environment} can no longer refer to ${confirming.name}.`
+          }
+          onClose={() => setConfirming(null)}
+          onConfirm={() => {
+            const chosen = confirming;
+            setConfirming(null);
+            if (chosen.kind === 'set') void setSecret();
+            else deleteSecret(chosen.name);
+          }}
+        >
+          <SecretChange project={project} environment={environment} name={confirming.name} deleting={confirming.kind === 'delete'} />
+        </ConfirmDialog>
+      )}
     </>
   );
 }

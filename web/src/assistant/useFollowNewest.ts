@@ -1,0 +1,97 @@
+// A conversation follows its newest message: while the operator is at (or
+// near) the bottom, anything that grows the thread (a message, a streamed
+// delta, a card whose diff loads, the running-turn line) keeps it there; once
+// they scroll up it stays put, and `unseen` says something new came below.
+// Opening another thread starts at its newest message.
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
+
+/** How close to the bottom still counts as "at the bottom", in pixels. */
+const NEAR = 48;
+
+export interface FollowNewest {
+  scroller: RefObject<HTMLDivElement | null>;
+  content: RefObject<HTMLDivElement | null>;
+  /** Something new arrived below while the operator was scrolled up. */
+  unseen: boolean;
+  /** Scrolls to the newest and follows again; `focus` moves focus into the thread (the pill that asked disappears). */
+  toNewest: (focus?: boolean) => void;
+  /** Brings an element of the thread into view (the operator asked for it: following stops until they are back at the bottom). */
+  reveal: (element: Element) => void;
+}
+
+/**
+ * `thread`: which conversation is shown (a new one starts at its bottom);
+ * `progress`: changes whenever something new is added (messages, proposals,
+ * the running turn and its deltas).
+ */
+export function useFollowNewest(thread: string | null, progress: string): FollowNewest {
+  const scroller = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const [unseen, setUnseen] = useState(false);
+
+  const toBottom = useCallback(() => {
+    const box = scroller.current;
+    if (box) box.scrollTop = box.scrollHeight;
+  }, []);
+
+  // The operator's scrolling decides whether the thread follows.
+  useEffect(() => {
+    const box = scroller.current;
+    if (!box) return;
+    const onScroll = () => {
+      pinned.current = box.scrollHeight - box.scrollTop - box.clientHeight <= NEAR;
+      if (pinned.current) setUnseen(false);
+    };
+    box.addEventListener('scroll', onScroll, { passive: true });
+    return () => box.removeEventListener('scroll', onScroll);
+  }, []);
+
+  // Growth of the content (or a smaller panel) keeps a following thread at its bottom.
+  useEffect(() => {
+    const box = scroller.current;
+    const inner = content.current;
+    if (!box || !inner) return;
+    const observer = new ResizeObserver(() => {
+      if (pinned.current) toBottom();
+    });
+    observer.observe(inner);
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [toBottom]);
+
+  // Another thread opens at its newest message.
+  useLayoutEffect(() => {
+    pinned.current = true;
+    setUnseen(false);
+    toBottom();
+  }, [thread, toBottom]);
+
+  // Something new: follow it, or say it came.
+  const first = useRef(true);
+  useLayoutEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    if (pinned.current) toBottom();
+    else setUnseen(true);
+  }, [progress, toBottom]);
+
+  const toNewest = useCallback(
+    (focus = false) => {
+      pinned.current = true;
+      setUnseen(false);
+      toBottom();
+      if (focus) scroller.current?.focus({ preventScroll: true });
+    },
+    [toBottom],
+  );
+
+  const reveal = useCallback((element: Element) => {
+    pinned.current = false;
+    element.scrollIntoView({ block: 'start' });
+  }, []);
+
+  return { scroller, content, unseen, toNewest, reveal };
+}

@@ -1,0 +1,214 @@
+// What a change to an environment would do, read fresh as the operator (the
+// same tools every client uses): what is live there, the revision a deploy
+// puts live or a rollback brings back, and the diff between them. The
+// confirmation dialogs and the proposal cards show these.
+import { useQuery } from '@tanstack/react-query';
+import { runTool, ToolError } from '../api/client';
+import type { Deployment, Proposal, Revision, Secret } from '../api/types';
+import { LineDiff } from '../ui/LineDiff';
+import { shortTime } from '../ui/time';
+
+/** How far back the rollback target is looked for (the tool's maximum). */
+const HISTORY = 100;
+
+interface Live {
+  revision: number;
+  deployment: number;
+}
+
+/** What is live at a path of an environment; null when nothing is. */
+function useLive(project: string, environment: string, path: string) {
+  return useQuery({
+    queryKey: ['live', project, environment, path],
+    queryFn: () =>
+      runTool<{ live: Live[] }>('get_live_config', { project, environment, path }).then(
+        (r) => r.live[0] ?? null,
+        (error: unknown) => {
+          if (error instanceof ToolError && /is not live/.test(error.message)) return null;
+          throw error;
+        },
+      ),
+    staleTime: 0,
+  });
+}
+
+/** A revision's text, shared with the editor's and the cards' diffs (the same key). */
+function useRevisionText(project: string, path: string, revision: number | undefined) {
+  return useQuery({
+    queryKey: ['document', project, path, revision],
+    queryFn: () => runTool<Revision>('read_document', { project, path, revision }).then((r) => r.text),
+    enabled: revision !== undefined,
+    staleTime: Infinity,
+  });
+}
+
+/** The current revision of a document (number and text), read fresh. */
+function useCurrent(project: string, path: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['document-current', project, path],
+    queryFn: () => runTool<Revision>('read_document', { project, path }),
+    enabled,
+    staleTime: 0,
+  });
+}
+
+export interface RollbackTarget {
+  live: Live | null;
+  /** The deployment whose revision comes back; null when there is none. */
+  previous: Deployment | null;
+  /** Whether the whole history was read (so "none" is certain). */
+  complete: boolean;
+}
+
+/** The revision a rollback brings back, as the server picks it: the newest earlier deployment of another revision. */
+export function useRollbackTarget(project: string, environment: string, path: string) {
+  const live = useLive(project, environment, path);
+  const history = useQuery({
+    queryKey: ['deployments', project, environment, 'history'],
+    queryFn: () =>
+      runTool<{ deployments: Deployment[] }>('list_deployments', { project, environment, limit: HISTORY }).then((r) => r.deployments),
+    staleTime: 0,
+  });
+  if (live.error || history.error) return { error: (live.error ?? history.error)?.message ?? '', target: null };
+  if (live.data === undefined || history.data === undefined) return { error: '', target: null };
+  const now = live.data;
+  const previous = now
+    ? (history.data.find((d) => d.path === path && d.deployment < now.deployment && d.revision !== now.revision) ?? null)
+    : null;
+  const target: RollbackTarget = { live: now, previous, complete: history.data.length < HISTORY };
+  return { error: '', target };
+}
+
+/** A deploy: what is live against the revision that would go live (`revision` undefined: the current one). */
+export function DeployChange({ project, environment, path, revision }: { project: string; environment: string; path: string; revision?: number }) {
+  const live = useLive(project, environment, path);
+  const current = useCurrent(project, path, revision === undefined);
+  const target = revision ?? current.data?.revision;
+  const liveText = useRevisionText(project, path, live.data?.revision);
+  const targetText = useRevisionText(project, path, target);
+  const failure = live.error ?? current.error ?? liveText.error ?? targetText.error;
+  if (failure) return <p className="error small">Could not read what would change: {failure.message}</p>;
+  if (live.data === undefined || target === undefined || targetText.data === undefined || (live.data && liveText.data === undefined)) {
+    return <p className="muted small">Reading what is live…</p>;
+  }
+  const which = revision === undefined ? `r${target} (the current revision)` : `r${target}`;
+  return (
+    <div className="change">
+      <p className="change-summary">
+        {live.data ? (
+          live.data.revision === target ? (
+            <>
+              {path} <strong>{which}</strong> is already live in {environment}; deploying it again changes nothing.
+            </>
+          ) : (
+            <>
+              {path} <strong>r{live.data.revision}</strong> is live in {environment}; <strong>{which}</strong> would replace it.
+            </>
+          )
+        ) : (
+          <>
+            {path} is not live in {environment} yet; <strong>{which}</strong> would go live.
+          </>
+        )}
+      </p>
+      {live.data?.revision !== target && (
+        <LineDiff before={liveText.data ?? ''} after={targetText.data} label={`Changes to ${path} in ${environment}`} />
+      )}
+    </div>
+  );
+}
+
+/** A rollback: the revision that comes back, and the diff from what is live. */
+export function RollbackChange({ project, environment, path }: { project: string; environment: string; path: string }) {
+  const { error, target } = useRollbackTarget(project, environment, path);
+  const liveText = useRevisionText(project, path, target?.live?.revision);
+  const backText = useRevisionText(project, path, target?.previous?.revision);
+  const failure = error || liveText.error?.message || backText.error?.message;
+  if (failure) return <p className="error small">Could not read what would change: {failure}</p>;
+  if (!target) return <p className="muted small">Reading the deployments…</p>;
+  if (!target.live) return <p className="change-summary">{path} is not live in {environment}; there is nothing to roll back.</p>;
+  const { live, previous } = target;
+  if (!previous) {
+    return (
+      <p className="change-summary">
+        {target.complete
+          ? `${path} has been live in ${environment} only at r${live.revision}; there is no earlier revision to roll back to.`
+          : `${path} r${live.revision} is live in ${environment}; the revision before it is older than the last ${HISTORY} deployments.`}
+      </p>
+    );
+  }
+  return (
+    <div className="change">
+      <p className="change-summary">
+        {path} <strong>r{live.revision}</strong> is live in {environment}; rollback brings back <strong>r{previous.revision}</strong>,
+        deployed as #{previous.deployment} by {previous.operator ?? 'someone'} {shortTime(previous.deployed_at)}.
+      </p>
+      {liveText.data === undefined || backText.data === undefined ? (
+        <p className="muted small">Reading the diff…</p>
+      ) : (
+        <LineDiff before={liveText.data} after={backText.data} label={`Changes to ${path} in ${environment}`} />
+      )}
+    </div>
+  );
+}
+
+/** A secret set or deleted: its name and the version it replaces (never a value). */
+export function SecretChange({ project, environment, name, deleting }: { project: string; environment: string; name: string; deleting: boolean }) {
+  const secrets = useQuery({
+    queryKey: ['secrets', project, environment],
+    queryFn: () => runTool<{ secrets: Secret[] }>('list_secrets', { project, environment }).then((r) => r.secrets),
+  });
+  const existing = secrets.data?.find((s) => s.name === name);
+  if (secrets.data === undefined) return <p className="muted small">{secrets.error ? secrets.error.message : 'Reading the secrets…'}</p>;
+  return (
+    <p className="change-summary">
+      {deleting ? (
+        <>
+          Deletes <code>{name}</code>
+          {existing ? ` (v${existing.version})` : ''} from {environment}. The server refuses while a document live there refers to it.
+        </>
+      ) : existing ? (
+        <>
+          Sets <code>{name}</code> in {environment} to a new value: <strong>v{existing.version + 1}</strong> replaces v{existing.version}.
+        </>
+      ) : (
+        <>
+          Adds <code>{name}</code> to {environment} (<strong>v1</strong>). The value is never shown again.
+        </>
+      )}
+    </p>
+  );
+}
+
+const row = (proposal: Proposal, k: string) => proposal.rows.find((r) => r.k === k)?.v;
+
+/** What a proposal would change in its environment, for the tools that change one; null for the others. */
+export function ProposalChange({ proposal }: { proposal: Proposal }) {
+  const project = proposal.project ?? '';
+  const environment = proposal.environment;
+  const path = row(proposal, 'path');
+  switch (proposal.tool) {
+    case 'deploy': {
+      if (!path) return null;
+      const revision = /^r(\d+)$/.exec(row(proposal, 'revision') ?? '')?.[1];
+      return <DeployChange project={project} environment={environment} path={path} revision={revision === undefined ? undefined : Number(revision)} />;
+    }
+    case 'rollback':
+      return path ? <RollbackChange project={project} environment={environment} path={path} /> : null;
+    case 'set_secret':
+    case 'delete_secret': {
+      const name = row(proposal, 'secret') ?? row(proposal, 'delete secret');
+      return name ? <SecretChange project={project} environment={environment} name={name} deleting={proposal.tool === 'delete_secret'} /> : null;
+    }
+    case 'set_environment_protection':
+      return (
+        <p className="change-summary">
+          {row(proposal, 'protected') === 'yes'
+            ? `${environment} becomes protected: only operators and admins may deploy or set secrets there.`
+            : `${environment} stops being protected: developers may deploy and set secrets there, and no name is asked.`}
+        </p>
+      );
+    default:
+      return null;
+  }
+}
