@@ -66,7 +66,12 @@ async function openThread(id: string, scheme: 'light' | 'dark' = 'light') {
   const tab = await ui.open('ada', STAGING, scheme);
   const picker = tab.page.getByLabel('Conversation', { exact: true });
   await tab.page.locator('.thread-holder').waitFor();
-  if ((await picker.count()) > 0) await picker.selectOption(id);
+  // The list may still be reading: choose the thread once it is offered, and see it chosen.
+  await expect.poll(async () => (await picker.count()) === 0 || (await picker.locator(`option[value="${id}"]`).count()) > 0).toBe(true);
+  if ((await picker.count()) > 0) {
+    await picker.selectOption(id);
+    await expect.poll(() => picker.inputValue()).toBe(id);
+  }
   return tab;
 }
 
