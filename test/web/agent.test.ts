@@ -4,17 +4,14 @@
 // answers, tool calls and plan show, the turn streams before its POST
 // answers, and Stop cancels it. Light and dark screenshots of an agent
 // thread are saved for review, with an axe scan of the panel.
-import { readFile, mkdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
 import { OPS_BIN } from '../helpers/paths.js';
-import { startConsole, type ConsoleFixture } from './fixture.js';
+import { type ConsoleFixture, SCREENSHOTS, seriousViolations, startConsole } from './fixture.js';
 
-const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let ui: ConsoleFixture;
 beforeAll(async () => {
@@ -140,11 +137,7 @@ describe('a conversation with an ACP agent', () => {
       await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
       await page.locator('.entry .plan').last().evaluate((plan) => plan.scrollIntoView({ block: 'start' }));
       await page.screenshot({ path: path.join(SCREENSHOTS, `agent-thread-${scheme}.png`) });
-      await page.evaluate(await readFile(AXE, 'utf8'));
-      const violations = await page.evaluate<{ id: string; impact: string | null; targets: string[] }[]>(
-        "axe.run(document.querySelector('[aria-label=Assistant]'), { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))",
-      );
-      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+      expect(await seriousViolations(page, '[aria-label=Assistant]')).toEqual([]);
       expect(errors).toEqual([]);
     });
   });

@@ -3,16 +3,13 @@
 // shown once with its command, all without a mouse; a revoked credential is
 // refused at once. A screenshot of the dialog is saved for review, with an
 // axe scan of it.
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, request } from '../helpers/http.js';
-import { startConsole, type ConsoleFixture } from './fixture.js';
+import { type ConsoleFixture, SCREENSHOTS, seriousViolations, startConsole } from './fixture.js';
 
-const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let ui: ConsoleFixture;
 beforeAll(async () => {
@@ -70,11 +67,7 @@ describe('connecting an agent', () => {
 
     await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'connect-agent-light.png') });
-    await page.evaluate(await readFile(AXE, 'utf8'));
-    const violations = await page.evaluate<{ id: string; impact: string | null }[]>(
-      "axe.run(document.querySelector('dialog[open]'), { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact })))",
-    );
-    expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+    expect(await seriousViolations(page, 'dialog[open]')).toEqual([]);
 
     // Revoke the earlier one (the older, second row) by keyboard: it is refused at once, the new one serves.
     await tabTo(page, rows.nth(1).getByRole('button', { name: /^Revoke the credential created/ }));

@@ -1,5 +1,8 @@
 // One real `ops serve --demo` (embedded store) and one headless Chromium per
 // test file; a page per test, signed in by the link the server printed.
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { scratchFolder } from '../helpers/scratch.js';
@@ -84,4 +87,17 @@ export async function startConsole(args: string[] = [], env: Record<string, stri
 /** Moves within the console without reloading the tab (the token stays in sessionStorage either way). */
 export async function navigate(page: Page, path: string): Promise<void> {
   await page.goto(new URL(path, page.url()).toString());
+}
+
+/** Where browser tests save their screenshots for review. */
+export const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe-core's serious and critical violations inside the element SELECTOR finds (ids, impacts, targets): none is the bar. */
+export async function seriousViolations(page: Page, selector: string): Promise<{ id: string; impact: string | null; targets: string[] }[]> {
+  await page.evaluate(await readFile(AXE, 'utf8'));
+  const violations = await page.evaluate<{ id: string; impact: string | null; targets: string[] }[]>(
+    `axe.run(document.querySelector(${JSON.stringify(selector)}), { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))`,
+  );
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

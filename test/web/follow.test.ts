@@ -4,16 +4,13 @@
 // they are and a "New messages" pill (mouse or keyboard) takes them down; a
 // message refused because a proposal waits brings that proposal into view.
 // Screenshots of the pill, light and dark, with an axe scan of the panel.
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
-import { startConsole, type ConsoleFixture } from './fixture.js';
+import { type ConsoleFixture, SCREENSHOTS, seriousViolations, startConsole } from './fixture.js';
 
-const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const STAGING = '/projects/shop/environments/staging';
 
 let ui: ConsoleFixture;
@@ -183,11 +180,7 @@ describe('the conversation follows its newest message', () => {
       await answers(page).filter({ hasText: 'something new' }).waitFor();
       await pill(page).waitFor();
       await page.screenshot({ path: path.join(SCREENSHOTS, `follow-pill-${scheme}.png`) });
-      await page.evaluate(await readFile(AXE, 'utf8'));
-      const violations = await page.evaluate<{ id: string; impact: string | null; targets: string[] }[]>(
-        "axe.run(document.querySelector('[aria-label=Assistant]'), { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))",
-      );
-      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+      expect(await seriousViolations(page, '[aria-label=Assistant]')).toEqual([]);
       expect(errors).toEqual([]);
     });
   }

@@ -5,16 +5,13 @@
 // all: focus stays in it, Escape cancels, Enter confirms only when the name
 // matches, and focus goes back to the button. Screenshots are saved for
 // review, with an axe scan of the dialog.
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from '../helpers/http.js';
-import { startConsole, type ConsoleFixture } from './fixture.js';
+import { type ConsoleFixture, SCREENSHOTS, seriousViolations, startConsole } from './fixture.js';
 
-const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let ui: ConsoleFixture;
 let ada: Client;
@@ -60,11 +57,7 @@ const deployCall = (environment: string) => `/tool deploy ${JSON.stringify({ env
 async function review(page: Page, name: string): Promise<void> {
   await page.evaluate('new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))');
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) });
-  await page.evaluate(await readFile(AXE, 'utf8'));
-  const violations = await page.evaluate<{ id: string; impact: string | null }[]>(
-    "axe.run(document.querySelector('dialog[open]'), { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact })))",
-  );
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+  expect(await seriousViolations(page, 'dialog[open]')).toEqual([]);
 }
 
 describe('changes to a protected environment', () => {

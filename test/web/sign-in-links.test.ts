@@ -3,15 +3,12 @@
 // bar, and never switch operators silently: a link for another operator asks
 // first (Keep is the default), a link for the one signed in is just cleared.
 // Screenshots of the question, light and dark, with an axe scan of it.
-import { mkdir, readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startConsole, type ConsoleFixture } from './fixture.js';
+import { type ConsoleFixture, SCREENSHOTS, seriousViolations, startConsole } from './fixture.js';
 
-const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let ui: ConsoleFixture;
 beforeAll(async () => {
@@ -131,11 +128,7 @@ describe('sign-in links in an open tab', () => {
       await paste(page, ui.tokens.olive);
       await page.getByRole('button', { name: 'Switch to olive' }).waitFor();
       await page.screenshot({ path: path.join(SCREENSHOTS, `sign-in-link-switch-${scheme}.png`) });
-      await page.evaluate(await readFile(AXE, 'utf8'));
-      const violations = await page.evaluate<{ id: string; impact: string | null; targets: string[] }[]>(
-        "axe.run(document.querySelector('dialog[open]'), { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))",
-      );
-      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')).toEqual([]);
+      expect(await seriousViolations(page, 'dialog[open]')).toEqual([]);
       expect(errors).toEqual([]);
     });
   }
