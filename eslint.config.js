@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -17,4 +18,6 @@ export default tseslint.config(
     files: ['src/main.ts', 'test/bench/**', 'src/cli/**'],
     rules: { 'no-console': 'off' },
   },
+  // The console: the Rules of React (hooks, and what the React Compiler's rules check).
+  { files: ['web/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
 );

@@ -1,5 +1,7 @@
 // Every setting of the server, read once: from the command line's flags first,
 // then the environment, then the defaults. Nothing else reads process.env.
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isJsonObject } from './validation/json-object.js';
@@ -30,7 +32,7 @@ export interface Config {
   agents: AgentConfig[];
   /** An agent process idle this long is stopped. */
   agentIdleMs: number;
-  /** At most this many agents answer at once on one server; idle ones are stopped to make room. */
+  /** At most this many agents answer at once across the servers sharing the store; also the agent processes one server keeps (idle ones are stopped to make room). */
   agentMax: number;
   /** At most this many agents answer at once for one operator. */
   agentPerOperator: number;
@@ -40,6 +42,12 @@ export interface Config {
   agentTurnTimeoutMs: number;
   /** The server's PATH: the one variable of its own an agent gets. */
   agentPath: string;
+  /** A turn whose server has not renewed its lease for this long was interrupted: any server may take the thread. */
+  turnLeaseMs: number;
+  /** This server's name among those sharing the store (default `host:port`); a server started again under it releases what it held. */
+  serverName: string;
+  /** A change request nobody decided within this long expires. */
+  changeRequestTtlMs: number;
 }
 
 /** One ACP agent: how to start it, and the only environment it gets besides PATH and its own HOME. */
@@ -89,6 +97,8 @@ const DEFAULTS = {
   agentTurnTimeout: '5m',
   agentPerOperator: '2',
   agentAnswerMax: '1048576',
+  turnLease: '15s',
+  changeRequestTtl: '24h',
 } as const;
 
 /** What `ops serve` reads from the environment besides its flags' own variables; `ops serve --help` lists them. */
@@ -107,18 +117,28 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
   ['AION_LOG_LEVEL', `pino log level, logs on stderr (default: ${DEFAULTS.logLevel})`],
   ['AION_AGENTS', 'ACP agents as JSON: {"NAME": {"command", "args", "env", "pass_env", "allow_hosts", "sandbox"}} (also --agent NAME=COMMAND)'],
   ['AION_AGENT_IDLE', `an agent process idle this long is stopped (default: ${DEFAULTS.agentIdle})`],
-  ['AION_AGENT_MAX', `at most this many agents answering at once per server (default: ${DEFAULTS.agentMax})`],
+  ['AION_AGENT_MAX', `at most this many agents answering at once across the servers sharing the store (default: ${DEFAULTS.agentMax})`],
   ['AION_AGENT_PER_OPERATOR', `at most this many agents answering at once for one operator (default: ${DEFAULTS.agentPerOperator})`],
   ['AION_AGENT_ANSWER_MAX', `an agent answer's stored text is cut at this many bytes (default: ${DEFAULTS.agentAnswerMax})`],
   ['PATH', 'where ACP agents\' commands are found: the one variable of the server\'s own an agent gets'],
   ['AION_AGENT_TURN_TIMEOUT', `an agent turn running longer is cancelled (default: ${DEFAULTS.agentTurnTimeout})`],
+  [
+    'AION_TURN_LEASE',
+    `a turn whose server stopped renewing its lease this long ago was interrupted; another server takes the thread; a dead server's agent credentials expire after four (default: ${DEFAULTS.turnLease})`,
+  ],
+  ['AION_SERVER_NAME', "this server's name among those sharing a PostgreSQL store (default: host:port)"],
+  [
+    'AION_CHANGE_REQUEST_TTL',
+    `a change request (a change where an environment requires two approvals) that nobody approved or declined this long expires (default: ${DEFAULTS.changeRequestTtl})`,
+  ],
 ];
 
 export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Config {
   const demo = flags.demo ?? false;
+  const port = parsePort(flags.port ?? env.AION_PORT ?? SERVE_DEFAULTS.port);
   return {
     host: flags.host ?? env.AION_HOST ?? SERVE_DEFAULTS.host,
-    port: parsePort(flags.port ?? env.AION_PORT ?? SERVE_DEFAULTS.port),
+    port,
     dataDir: path.resolve(flags.data ?? env.AION_DATA ?? SERVE_DEFAULTS.data),
     databaseUrl: nonEmpty(env.DATABASE_URL),
     demo,
@@ -140,7 +160,15 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
     agentAnswerMaxBytes: parsePositiveInt('AION_AGENT_ANSWER_MAX', env.AION_AGENT_ANSWER_MAX ?? DEFAULTS.agentAnswerMax),
     agentTurnTimeoutMs: parseDuration('AION_AGENT_TURN_TIMEOUT', env.AION_AGENT_TURN_TIMEOUT ?? DEFAULTS.agentTurnTimeout),
     agentPath: env.PATH ?? '',
+    turnLeaseMs: parseDuration('AION_TURN_LEASE', env.AION_TURN_LEASE ?? DEFAULTS.turnLease),
+    serverName: nonEmpty(env.AION_SERVER_NAME) ?? defaultServerName(port),
+    changeRequestTtlMs: parseDuration('AION_CHANGE_REQUEST_TTL', env.AION_CHANGE_REQUEST_TTL ?? DEFAULTS.changeRequestTtl),
   };
+}
+
+/** `host:port`; a server on a port the system picks has no name to come back under, so it gets a unique one. */
+function defaultServerName(port: number): string {
+  return port === 0 ? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}` : `${os.hostname()}:${port}`;
 }
 
 function nonEmpty(value: string | undefined): string | null {

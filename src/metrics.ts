@@ -5,9 +5,13 @@
 // never a project, an operator or an id.
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { ModelUsage } from './assistant/providers/types.js';
-import type { ToolRun } from './tools/executor.js';
+import { CHANGE_REQUEST_OPENED, type ToolRun } from './tools/executor.js';
+import type { ChangeRequestStatus } from './wire/change-request-status.js';
 
 export type ProposalDecision = 'accepted' | 'failed' | 'rejected';
+
+/** What happens to a change request: opened, then one of its decided statuses. */
+export type ChangeRequestEvent = 'opened' | Exclude<ChangeRequestStatus, 'pending'>;
 
 /** The tools whose successful run is a deployment of that kind. */
 const DEPLOYING = new Map<string, 'deploy' | 'rollback'>([
@@ -43,10 +47,30 @@ export class Metrics {
     buckets: [0.01, 0.05, 0.25, 1, 2.5, 5, 10, 30, 60, 120],
     registers: [this.registry],
   });
+  private readonly eventWrites = new Histogram({
+    name: 'aion_turn_event_writes_seconds',
+    help: "Time each turn spent writing its events to the store (its batches during the turn and its tail with the answer)",
+    buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.25],
+    registers: [this.registry],
+  });
   private readonly deployments = new Counter({
     name: 'aion_deployments_total',
     help: 'Deployments by environment name and kind (deploy, rollback)',
     labelNames: ['environment', 'kind'],
+    registers: [this.registry],
+  });
+
+  private readonly changeRequests = new Counter({
+    name: 'aion_change_requests_total',
+    help: 'Change requests by event: opened, approved, failed (approved, the change failed), declined, withdrawn, expired, stale',
+    labelNames: ['event'],
+    registers: [this.registry],
+  });
+  private readonly decisionTimes = new Histogram({
+    name: 'aion_change_request_decision_seconds',
+    help: 'Time from opening a change request to its decision, by outcome (approved, failed, declined)',
+    labelNames: ['outcome'],
+    buckets: [60, 300, 900, 1800, 3600, 4 * 3600, 12 * 3600, 24 * 3600, 72 * 3600],
     registers: [this.registry],
   });
 
@@ -72,6 +96,13 @@ export class Metrics {
     this.toolDurations.observe({ tool: run.tool }, run.seconds);
     const kind = DEPLOYING.get(run.tool);
     if (kind && run.outcome === 'ok' && run.environment) this.deployments.inc({ environment: run.environment, kind });
+    if (run.tool === CHANGE_REQUEST_OPENED && run.outcome === 'ok') this.changeRequest('opened');
+  }
+
+  /** A change request opened or decided; a decision by a person brings its time since opening. */
+  changeRequest(event: ChangeRequestEvent, secondsToDecision?: number): void {
+    this.changeRequests.inc({ event });
+    if (secondsToDecision !== undefined) this.decisionTimes.observe({ outcome: event }, secondsToDecision);
   }
 
   proposalDecided(outcome: ProposalDecision): void {
@@ -80,6 +111,10 @@ export class Metrics {
 
   turnEnded(model: string, outcome: string, seconds: number): void {
     this.turns.observe({ model, outcome }, seconds);
+  }
+
+  turnEventsWritten(seconds: number): void {
+    this.eventWrites.observe(seconds);
   }
 
   modelCalled(usage: ModelUsage): void {

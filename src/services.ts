@@ -3,11 +3,13 @@
 import { chmod, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { agentCapacity } from './acp/capacity.js';
 import { AgentHost } from './acp/host.js';
+import { runAgentTurn } from './acp/turn.js';
 import { Assistant, notConfiguredSentence } from './assistant/assistant.js';
-import { TurnEvents } from './assistant/events.js';
-import { RunningTurns } from './assistant/running.js';
+import { storeAnswerIn } from './assistant/proposing.js';
 import { createProvider } from './assistant/providers/index.js';
+import { ChangeRequests } from './change-requests/change-requests.js';
 import type { Config } from './config.js';
 import { ConversationContexts } from './conversation/context.js';
 import { CONVERSATION_TOOLS } from './conversation/tools.js';
@@ -22,6 +24,7 @@ import { Changes } from './store/changes.js';
 import type { Db, Store } from './store/db.js';
 import { CATALOGUE } from './tools/catalogue/index.js';
 import { Executor } from './tools/executor.js';
+import { Turns } from './turns/turns.js';
 
 export interface Services {
   store: Store;
@@ -34,12 +37,13 @@ export interface Services {
   /** What the live endpoint serves, computed once per deployment. */
   liveBodies: LiveBodies;
   executor: Executor;
+  /** Changes held for a second operator where an environment requires two approvals. */
+  changeRequests: ChangeRequests;
   assistant: Assistant;
   contexts: ConversationContexts;
   metrics: Metrics;
   agents: AgentHost;
-  events: TurnEvents;
-  running: RunningTurns;
+  turns: Turns;
   /** Writes what is queued (the audit of reads); the store stays open. */
   drain(): Promise<void>;
 }
@@ -68,6 +72,9 @@ export type ServiceConfig = Pick<
   | 'agentAnswerMaxBytes'
   | 'agentTurnTimeoutMs'
   | 'agentPath'
+  | 'serverName'
+  | 'turnLeaseMs'
+  | 'changeRequestTtlMs'
 >;
 
 /**
@@ -90,10 +97,13 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
   await checkInstanceKey(db, secretBox);
   const contexts = new ConversationContexts(db, changes);
   const metrics = new Metrics();
-  const executor = new Executor([...CATALOGUE, ...CONVERSATION_TOOLS], {
+  // The executor's desk, which runs an approved change through it: made first, handed the executor once it exists.
+  const changeRequests: ChangeRequests = new ChangeRequests({ db, changes, projects, audit, secretBox, metrics, ttlMs: config.changeRequestTtlMs, executor: () => executor });
+  const executor: Executor = new Executor([...CATALOGUE, ...CONVERSATION_TOOLS], {
     db,
     changes,
-    services: { projects, audit, secretBox, contexts },
+    services: { projects, audit, secretBox, contexts, changeRequests },
+    requests: changeRequests,
     log: (err, message) => log.error({ err }, message),
     observe: (run) => {
       metrics.toolRan(run);
@@ -101,16 +111,22 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
       log.info({ ...(reqId ? { reqId } : {}), ...fields, duration_ms: Math.round(seconds * 1e6) / 1000 }, 'tool run');
     },
   });
-  const events = new TurnEvents();
-  const running = new RunningTurns();
+  const turns = new Turns({
+    db,
+    changes,
+    config,
+    log,
+    metrics,
+    // What an interrupted turn had said becomes its answer; its proposals wait.
+    storeInterrupted: (tx, turn) => storeAnswerIn(tx, turn.threadId, { text: turn.text, blocks: turn.blocks, toolCalls: turn.toolCalls, stopReason: 'interrupted' }, turn.proposals).then(() => undefined),
+  });
   const agents = new AgentHost({
     db,
     changes,
     contexts,
     executor,
     audit,
-    events,
-    running,
+    turns,
     config,
     scratchRoot: await scratchRoot(),
     log: (message) => log.warn(message),
@@ -128,10 +144,19 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     rate: config.assistantRate,
     contextTokens: config.contextTokens,
     metrics,
-    agents,
-    events,
-    running,
+    changeRequests,
+    agents: {
+      check: (name) => agents.check(name),
+      list: () => agents.list(),
+      checkCapacity: (tx, operatorId) => agentCapacity(tx, { agentMax: config.agentMax, agentPerOperator: config.agentPerOperator, operatorId }),
+      runTurn: (turn, operator, thread, text) => runAgentTurn(agents, turn, operator, thread, text),
+      forget: (threadId) => agents.forget(threadId),
+    },
+    turns,
   });
+  await turns.open();
+  await agents.open();
+  await changeRequests.start((err) => log.error({ err }, 'expiring change requests failed; trying again'));
   return {
     store,
     db,
@@ -142,12 +167,12 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     secretBox,
     liveBodies: new LiveBodies(db, secretBox, changes),
     executor,
+    changeRequests,
     assistant,
     contexts,
     metrics,
     agents,
-    events,
-    running,
+    turns,
     drain: () => audit.flush(),
   };
 }

@@ -1,28 +1,16 @@
 // Memberships: one role per operator per project. A project always keeps at
 // least one admin, so it can never be left with nobody to manage it.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { conflict, notFound } from '../errors.js';
 import type { Db, Tx } from '../store/db.js';
-import { memberships, operators, type Role } from '../store/schema.js';
+import { memberships, type Role } from '../store/schema.js';
+import type { Member } from '../domain/project-access.js';
 import { findOperator } from './operators.js';
 
-export interface Member {
-  operator: string;
-  role: Role;
-}
 
 interface ProjectRef {
   id: string;
   slug: string;
-}
-
-export async function listMembers(db: Db, projectId: string): Promise<Member[]> {
-  return db
-    .select({ operator: operators.name, role: memberships.role })
-    .from(memberships)
-    .innerJoin(operators, eq(operators.id, memberships.operatorId))
-    .where(eq(memberships.projectId, projectId))
-    .orderBy(asc(operators.name));
 }
 
 /** Adds a member or changes a role; refuses to demote the last admin. */

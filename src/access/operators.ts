@@ -39,6 +39,15 @@ export async function findOperator(db: Db, name: string): Promise<Operator> {
   return row;
 }
 
+/** The operator with this id while they are enabled; null once disabled (or gone). */
+export async function enabledOperator(db: Db, id: string): Promise<Operator | null> {
+  const [row] = await db
+    .select({ id: operators.id, name: operators.name, owner: operators.owner })
+    .from(operators)
+    .where(and(eq(operators.id, id), isNull(operators.disabledAt)));
+  return row ?? null;
+}
+
 export async function countOperators(db: Db): Promise<number> {
   return db.$count(operators);
 }

@@ -43,6 +43,8 @@ interface Known {
  */
 export class Authenticator {
   private readonly known = new Map<string, Known>();
+  /** Lookups under way: those asking meanwhile share one (a thousand held requests woken at once ask once). */
+  private readonly asking = new Map<string, Promise<Known | null>>();
   private generation = 0;
 
   constructor(
@@ -53,6 +55,8 @@ export class Authenticator {
       const [kind, id] = topic.split(':');
       if (topic !== '*' && kind !== 'token' && kind !== 'operator') return;
       this.generation++;
+      // Who asks after the notice asks afresh.
+      this.asking.clear();
       if (topic === '*') return this.known.clear();
       for (const [hash, entry] of this.known) {
         if ((kind === 'token' ? entry.caller.tokenId : entry.caller.operator.id) === id) this.known.delete(hash);
@@ -64,14 +68,30 @@ export class Authenticator {
   async authenticate(token: string | undefined): Promise<Caller | null> {
     if (!token || token.length > MAX_TOKEN_LENGTH) return null;
     const hash = hashToken(token);
-    const entry = this.known.get(hash) ?? (await this.lookup(hash));
     const now = new Date();
+    let entry = this.known.get(hash) ?? null;
+    // Past the expiry it was read with, a token is read again: a hosted agent's is renewed in the store, unannounced.
+    if (entry?.expiresAt && entry.expiresAt <= now) {
+      this.known.delete(hash);
+      entry = null;
+    }
+    entry ??= await this.shared(hash);
     if (!entry || (entry.expiresAt && entry.expiresAt <= now)) return null;
     if (!entry.lastUsedAt || now.getTime() - entry.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
       entry.lastUsedAt = now;
       await this.db.update(tokens).set({ lastUsedAt: now }).where(eq(tokens.id, entry.caller.tokenId));
     }
     return entry.caller;
+  }
+
+  private shared(hash: string): Promise<Known | null> {
+    const under = this.asking.get(hash);
+    if (under) return under;
+    const asked = this.lookup(hash).finally(() => {
+      if (this.asking.get(hash) === asked) this.asking.delete(hash);
+    });
+    this.asking.set(hash, asked);
+    return asked;
   }
 
   private async lookup(hash: string): Promise<Known | null> {

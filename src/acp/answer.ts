@@ -6,8 +6,9 @@
 // so an agent that talks without end costs neither memory nor the store.
 // Credentials it says are redacted in what is streamed (storing redacts the rest).
 import type * as acp from '@agentclientprotocol/sdk';
-import type { AgentBlocks, PlanEntryView, ToolCallView, TurnEvent } from '../assistant/events.js';
-import type { PendingProposal } from '../assistant/proposing.js';
+import type { AgentBlocks } from '../turns/events.js';
+import type { PlanEntry, ToolCall } from '../wire/agent-work.js';
+import type { TurnEvent } from '../wire/turn-event.js';
 import { CredentialFilter, redactCredentials } from '../assistant/redaction.js';
 import type { EarlierUpdate } from './permissions.js';
 
@@ -22,11 +23,10 @@ export class AgentAnswer {
   private cut = false;
   /** What of the text the stream has not shown yet: a credential may be split between chunks. */
   private readonly shown = new CredentialFilter();
-  private readonly toolCalls = new Map<string, ToolCallView>();
+  private readonly toolCalls = new Map<string, ToolCall>();
   /** What each tool call's first update said, kept for the permission rule, never stored. */
   private readonly firstUpdates = new Map<string, EarlierUpdate>();
-  private plan: PlanEntryView[] = [];
-  readonly proposals: PendingProposal[] = [];
+  private plan: PlanEntry[] = [];
 
   constructor(
     private readonly send: (event: TurnEvent) => void,
@@ -100,7 +100,7 @@ export class AgentAnswer {
     const before = this.toolCalls.get(call.toolCallId);
     if (!before && this.toolCalls.size >= MAX_TOOL_CALLS) return;
     if (!before) this.firstUpdates.set(call.toolCallId, { title: call.title ?? null, rawInput: call.rawInput ?? null });
-    const view: ToolCallView = {
+    const view: ToolCall = {
       id: call.toolCallId.slice(0, MAX_LABEL_CHARS),
       title: redactCredentials((call.title ?? before?.title ?? call.toolCallId).slice(0, MAX_LABEL_CHARS)),
       kind: call.kind ?? before?.kind ?? 'other',
@@ -112,11 +112,6 @@ export class AgentAnswer {
     if (before?.refused) view.status = 'failed';
     this.toolCalls.set(call.toolCallId, view);
     this.emit({ type: 'tool_call', tool_call: view });
-  }
-
-  propose(proposal: PendingProposal): void {
-    this.proposals.push(proposal);
-    if (proposal.id) this.emit({ type: 'proposal', id: proposal.id, tool: proposal.tool, title: proposal.title });
   }
 
   /** The answer's text, to be stored: the turn is over, so the stream now shows what it held back. */

@@ -6,15 +6,17 @@
 //   on the shared document; `/write @PATH TEXT` on PATH instead) · /read PATH (fs/read_text_file) · /ask KIND TITLE
 //   (session/request_permission; `/ask edit OLD => NEW` carries a diff of the
 //   shared document) · /plan A; B · /slow MS · /crash ·
-//   /refuse TEXT · /env (the names of its variables) · anything else: an echo.
+//   /refuse TEXT · /env (the names of its variables) · /recall (the operator's
+//   messages this session knows: from the transcript it was given, and each
+//   prompt since) · anything else: an echo.
 // As a hostile agent would, acting on its own host without asking:
 //   /ask-call {toolCall json} (any permission request) · /cat PATH · /touch PATH ·
 //   /connect URL · /uid · /child (starts a child process, says its pid) ·
 //   /stubborn MS (ignores session/cancel) · /flood BYTES (says that much text) ·
 //   /huge BYTES (says it in one message) ·
 //   /mode ID (says it switched to mode ID).
-// With DEMO_AGENT_RECORD set it appends the client's capabilities and every
-// prompt it receives to that file; with DEMO_AGENT_AUTH=VARIABLE it requires
+// With DEMO_AGENT_RECORD set it appends the client's capabilities, the MCP
+// servers each session is given and every prompt it receives to that file; with DEMO_AGENT_AUTH=VARIABLE it requires
 // `authenticate` (method `demo-key`, satisfied when VARIABLE is set) before
 // session/new; with DEMO_AGENT_MODES=a,b it offers those modes (the first
 // current); with DEMO_AGENT_EXIT_ON_SESSION set it exits on session/new;
@@ -39,7 +41,13 @@ interface DemoSession {
   client: Client | null;
   /** Aborted by session/cancel. */
   turn: AbortController | null;
+  /** The operator's messages it knows of, oldest first. */
+  heard: string[];
 }
+
+/** How Aion introduces the transcript of a conversation a new session joins (src/acp/turn.ts). */
+const TRANSCRIPT_OPENING = 'Earlier in this conversation:';
+const OPERATOR_LINE = 'operator: ';
 
 const sessions = new Map<string, DemoSession>();
 let nextSession = 1;
@@ -69,12 +77,13 @@ export async function serveDemoAgent(): Promise<void> {
       authenticated = true;
       return {};
     })
-    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       if (process.env.DEMO_AGENT_EXIT_ON_SESSION) process.exit(4);
       if (process.env.DEMO_AGENT_AUTH && !authenticated) throw acp.RequestError.authRequired();
+      await recordServers(params.mcpServers);
       const sessionId = `demo-${nextSession++}`;
       const mcp = params.mcpServers[0] ?? null;
-      sessions.set(sessionId, { cwd: params.cwd, mcp, client: null, turn: null });
+      sessions.set(sessionId, { cwd: params.cwd, mcp, client: null, turn: null, heard: [] });
       const ids = (process.env.DEMO_AGENT_MODES ?? '').split(',').filter(Boolean);
       const modes = ids.length > 0 ? { currentModeId: ids[0] ?? '', availableModes: ids.map((id) => ({ id, name: id })) } : undefined;
       return { sessionId, modes };
@@ -84,8 +93,9 @@ export async function serveDemoAgent(): Promise<void> {
       if (record) await appendFile(record, `${JSON.stringify({ setMode: params.modeId })}\n`);
       return {};
     })
-    .onRequest(acp.methods.agent.session.load, ({ params }) => {
-      sessions.set(params.sessionId, { cwd: params.cwd, mcp: params.mcpServers[0] ?? null, client: null, turn: null });
+    .onRequest(acp.methods.agent.session.load, async ({ params }) => {
+      await recordServers(params.mcpServers);
+      sessions.set(params.sessionId, { cwd: params.cwd, mcp: params.mcpServers[0] ?? null, client: null, turn: null, heard: [] });
       return {};
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
@@ -113,7 +123,12 @@ async function answer(
 ): Promise<acp.PromptResponse> {
   const record = process.env.DEMO_AGENT_RECORD;
   if (record) await appendFile(record, `${JSON.stringify(params.prompt)}\n`);
-  const text = params.prompt.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+  const texts = params.prompt.flatMap((b) => (b.type === 'text' ? [b.text] : []));
+  const text = texts.join('\n');
+  // Only the operator's newest message is a script; a transcript before it is context.
+  const transcript = texts.filter((block) => block.startsWith(TRANSCRIPT_OPENING)).join('\n');
+  const script = texts.filter((block) => !block.startsWith(TRANSCRIPT_OPENING)).join('\n');
+  session.heard.push(...transcript.split('\n').flatMap((l) => (l.startsWith(OPERATOR_LINE) ? [l.slice(OPERATOR_LINE.length)] : [])), script.trim());
   const shared = params.prompt.flatMap((b) => (b.type === 'resource_link' ? [new URL(b.uri).pathname] : []))[0] ?? null;
   const say = (words: string) =>
     client.notify(acp.methods.client.session.update, {
@@ -122,8 +137,7 @@ async function answer(
     });
   const update = (u: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: u });
 
-  // Only the operator's newest message is a script; a transcript before it is context.
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  const lines = script.split('\n').filter((l) => l.trim() !== '');
   const commands = lines.filter((l) => l.startsWith('/'));
   if (commands.length === 0) {
     await say(`demo-agent: ${text.trim().slice(0, 200)}`);
@@ -258,11 +272,20 @@ async function answer(
       case '/env':
         await say(`env: ${Object.keys(process.env).sort().join(', ')}`);
         break;
+      case '/recall':
+        await say(`recall: ${session.heard.join(' | ')}`);
+        break;
       default:
         await say(`demo-agent: unknown command ${command}`);
     }
   }
   return { stopReason: signal.aborted ? 'cancelled' : 'end_turn' };
+}
+
+/** With DEMO_AGENT_RECORD: the MCP servers a session is given (its credential with them), for tests to use as the agent would. */
+async function recordServers(mcpServers: acp.McpServer[]): Promise<void> {
+  const record = process.env.DEMO_AGENT_RECORD;
+  if (record) await appendFile(record, `${JSON.stringify({ mcpServers })}\n`);
 }
 
 /** Calls one tool of the MCP server the session was given, shown as a tool call; says what came back. */

@@ -1,39 +1,32 @@
-// The agents of this server: at most one process per thread, started by the
-// thread's first message here (spawn in the sandbox, initialize, session),
-// stopped when idle, on shutdown, when the thread is deleted (with its
-// credential and scratch folder), and to make room for a busy one. The cap
-// counts agents answering a turn (with a share per operator); idle processes
-// give way, least recently used first. Any failure of an agent fails that
-// turn with a sentence, is recorded for `GET /assistant/agents`, and touches
-// nothing else.
+// The agents of this server: at most one process per thread in the cluster,
+// held under the thread's agent lease (./agent-lease), started by a turn here
+// (spawn in the sandbox, initialize, session), stopped when idle, on
+// shutdown, when the thread is deleted (with its credential and scratch
+// folder), when another server takes the lease, and to make room: processes
+// here are at most AION_AGENT_MAX, idle ones giving way, least recently used
+// first (the cap on agents answering is the cluster's: ./capacity). Any
+// failure of an agent fails that turn with a sentence, is recorded for
+// `GET /assistant/agents`, and touches nothing else.
 import { access, constants, mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Operator } from '../access/operators.js';
-import type { PendingProposal } from '../assistant/proposing.js';
 import type { ThreadRecord } from '../assistant/threads.js';
 import type { AgentConfig } from '../config.js';
+import type { AgentListing } from '../assistant/deps.js';
 import { messageOf, notFound, unavailable } from '../errors.js';
 import { prepareAgentHome } from './agent-home.js';
-import type { AgentAnswer } from './answer.js';
+import { AgentLeases } from './agent-lease.js';
 import { holdSandbox, launchOf, sandboxSentence, unsandboxedNotice, type LaunchPlan } from './launch.js';
 import type { AgentHostDeps, AgentSession, SessionOwner } from './hosting.js';
+import { notConfiguredHere } from './servers.js';
 import { AgentStartError } from './start-error.js';
-
-export interface AgentListing {
-  name: string;
-  title: string;
-  available: boolean;
-  sentence: string;
-  /** False when it runs outside the OS sandbox (the admin's `"sandbox": false`, or the demo agent where none can start). */
-  sandboxed: boolean;
-}
 
 export class AgentHost implements SessionOwner {
   private readonly sessions = new Map<string, AgentSession>();
   /** Sessions being started, with how to abort each. */
   private readonly starting = new Map<string, { opened: Promise<AgentSession>; abort: AbortController }>();
-  /** The threads whose agent answers a turn now, with the operator it answers: what the cap counts. */
-  private readonly busyTurns = new Map<string, string>();
+  /** The threads whose agent answers a turn now: their processes never give way. */
+  private readonly busyTurns = new Set<string>();
   /** When each thread's agent last answered, for stopping the least recently used to make room. */
   private readonly lastUsed = new Map<string, number>();
   private readonly idleTimers = new Map<string, NodeJS.Timeout>();
@@ -44,13 +37,21 @@ export class AgentHost implements SessionOwner {
 
   /** Lets go of the sandbox library, when this host holds it. */
   private readonly releaseSandbox: () => Promise<void>;
+  readonly leases: AgentLeases;
 
   constructor(readonly deps: AgentHostDeps) {
+    // A lease lost to another server stops the process here; a deleted thread's goes with its folder.
+    this.leases = new AgentLeases(deps, (threadId, gone) => void (gone ? this.forget(threadId) : this.halt(threadId)));
     // The sandbox library starts (and tries one sandbox) with the server, rather than in the first agent's turn.
     this.releaseSandbox = deps.config.agents.some((agent) => agent.sandbox !== 'off') ? holdSandbox() : async () => {};
     for (const agent of deps.config.agents) {
       void unsandboxedNotice(agent).then((notice) => notice && deps.log(notice));
     }
+  }
+
+  /** Lets go of what this server's previous life held, and starts renewing what it will hold. */
+  open(): Promise<void> {
+    return this.leases.open();
   }
 
   async list(): Promise<AgentListing[]> {
@@ -83,22 +84,12 @@ export class AgentHost implements SessionOwner {
   }
 
   /**
-   * Counts a turn of the thread's agent against the cap and the operator's
-   * share, before anything starts: 503 with the sentence when either is full.
-   * The returned function gives the place back.
+   * Marks the thread's agent busy for a turn (the turn's claim counted it
+   * against the cluster's cap): its process does not give way. The returned
+   * function marks it idle again.
    */
-  admit(operator: Operator, threadId: string): () => void {
-    const { agentMax, agentPerOperator } = this.deps.config;
-    if (this.busyTurns.size >= agentMax) {
-      throw unavailable(`${agentMax} agents are answering on this server, its limit (AION_AGENT_MAX); try again in a moment; your message is kept`);
-    }
-    const mine = [...this.busyTurns.values()].filter((id) => id === operator.id).length;
-    if (mine >= agentPerOperator) {
-      throw unavailable(
-        `${mine} agents are answering for you already, the limit per operator (AION_AGENT_PER_OPERATOR); wait for one to finish; your message is kept`,
-      );
-    }
-    this.busyTurns.set(threadId, operator.id);
+  busy(threadId: string): () => void {
+    this.busyTurns.add(threadId);
     this.clearIdle(threadId);
     return () => {
       this.busyTurns.delete(threadId);
@@ -109,13 +100,19 @@ export class AgentHost implements SessionOwner {
 
   /** The thread's running session, started (or restarted) when it has none; the signal aborts a start at once. */
   async sessionFor(operator: Operator, thread: ThreadRecord, signal: AbortSignal): Promise<AgentSession> {
+    const agent = this.deps.config.agents.find((a) => a.name === thread.agent);
+    if (!agent) {
+      const { db, config } = this.deps;
+      throw unavailable(`${await notConfiguredHere(db, config.serverName, thread.agent ?? '', config.turnLeaseMs)}; your message is kept`);
+    }
+    // The turn needs the agent here: taking its lease stops the thread's process on any other server. A process
+    // here that was not the lease's missed the turns run elsewhere; the new one loads the session or gets the transcript.
+    if (!(await this.leases.take(thread.id))) await this.halt(thread.id);
     const running = this.sessions.get(thread.id);
     if (running?.agent.running) return running;
-    if (running) await this.stop(thread.id);
+    if (running) await this.halt(thread.id);
     const pending = this.starting.get(thread.id);
     if (pending) return pending.opened;
-    const agent = this.deps.config.agents.find((a) => a.name === thread.agent);
-    if (!agent) throw unavailable(`agent ${thread.agent} is not configured on this server; your message is kept`);
     await this.makeRoom();
     const abort = new AbortController();
     const onAbort = () => abort.abort(signal.reason);
@@ -124,6 +121,9 @@ export class AgentHost implements SessionOwner {
     this.starting.set(thread.id, { opened, abort });
     try {
       return await opened;
+    } catch (error) {
+      await this.leases.release(thread.id);
+      throw error;
     } finally {
       signal.removeEventListener('abort', onAbort);
       this.starting.delete(thread.id);
@@ -165,11 +165,12 @@ export class AgentHost implements SessionOwner {
     }
   }
 
-  /** The process went away (crash or stop): forget it, so the next message starts afresh. */
+  /** The process went away (crash or stop): forget it, so the next message starts afresh, on any server. */
   private ended(threadId: string, session: AgentSession): void {
     if (this.sessions.get(threadId) === session) {
       this.sessions.delete(threadId);
       this.clearIdle(threadId);
+      void this.leases.release(threadId);
     }
     void session.close();
   }
@@ -191,25 +192,21 @@ export class AgentHost implements SessionOwner {
     this.idleTimers.delete(threadId);
   }
 
-  /** The answer of the thread's running agent turn on this server, if one runs. */
-  runningAnswer(threadId: string): AgentAnswer | null {
-    return this.sessions.get(threadId)?.turn?.answer ?? null;
-  }
-
-  /** A write the thread's agent called through /mcp: a proposal on the running turn's answer, when one runs here. */
-  propose(threadId: string, proposal: PendingProposal): boolean {
-    const answer = this.runningAnswer(threadId);
-    answer?.propose(proposal);
-    return answer !== null;
-  }
-
   /** Whether an agent process of this thread runs here (for tests and the lifecycle). */
   pidOf(threadId: string): number | undefined {
     return this.sessions.get(threadId)?.agent.pid;
   }
 
-  /** Stops the thread's agent, started or starting: its process group, its credential. */
+  /** Stops the thread's agent, started or starting (its process group, its credential), and lets go of its lease. */
   async stop(threadId: string): Promise<void> {
+    // Asked before the process stops, so a take by the next turn here lands after it.
+    const released = this.leases.release(threadId);
+    await this.halt(threadId);
+    await released;
+  }
+
+  /** Stops the thread's agent here, leaving its lease: another server took it, or this turn just did. */
+  private async halt(threadId: string): Promise<void> {
     this.clearIdle(threadId);
     this.starting.get(threadId)?.abort.abort(new Error('stopped'));
     const session = this.sessions.get(threadId);
@@ -227,8 +224,10 @@ export class AgentHost implements SessionOwner {
 
   async stopAll(): Promise<void> {
     for (const { abort } of this.starting.values()) abort.abort(new Error('the server stops'));
-    await Promise.all([...this.sessions.keys()].map((id) => this.stop(id)));
+    const held = new Set([...this.sessions.keys(), ...this.starting.keys()]);
+    await Promise.all([...held].map((id) => this.stop(id)));
     await Promise.all([...this.starting.values()].map(({ opened }) => opened.catch(() => undefined)));
+    await this.leases.close();
     await rm(this.deps.scratchRoot, { recursive: true, force: true });
     await this.releaseSandbox();
   }

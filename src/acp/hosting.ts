@@ -1,14 +1,14 @@
 // What the host of a server's agents and one agent's session know of each
 // other: the host's services, a running session, and what a session may ask
 // of its host. Apart from both, so neither imports the other.
-import type { TurnEvents } from '../assistant/events.js';
-import type { RunningTurns } from '../assistant/running.js';
 import type { Config } from '../config.js';
 import type { ConversationContexts } from '../conversation/context.js';
 import type { AuditLog } from '../domain/audit.js';
 import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import type { Executor } from '../tools/executor.js';
+import type { Turns } from '../turns/turns.js';
+import type { AgentLeases } from './agent-lease.js';
 import type { AgentProcess } from './agent-process.js';
 import type { AgentAnswer } from './answer.js';
 import type { AgentFiles } from './files.js';
@@ -19,11 +19,19 @@ export interface AgentHostDeps {
   contexts: ConversationContexts;
   executor: Executor;
   audit: AuditLog;
-  events: TurnEvents;
-  running: RunningTurns;
+  turns: Turns;
   config: Pick<
     Config,
-    'agents' | 'agentIdleMs' | 'agentMax' | 'agentPerOperator' | 'agentTurnTimeoutMs' | 'agentAnswerMaxBytes' | 'agentPath' | 'contextTokens' | 'dataDir'
+    | 'agents'
+    | 'agentIdleMs'
+    | 'agentMax'
+    | 'agentTurnTimeoutMs'
+    | 'agentAnswerMaxBytes'
+    | 'agentPath'
+    | 'contextTokens'
+    | 'dataDir'
+    | 'serverName'
+    | 'turnLeaseMs'
   >;
   /** Where the threads' scratch folders go: outside the data folder, 0700. */
   scratchRoot: string;
@@ -52,6 +60,8 @@ export interface SessionOwner {
   readonly deps: AgentHostDeps;
   /** This server's URL, for the /mcp an agent is given. */
   readonly serverUrl: string;
+  /** The threads' agent leases: a hosted agent's credential lives and is renewed with its thread's. */
+  readonly leases: AgentLeases;
   /** Stops the thread's agent. */
   stop(threadId: string): Promise<void>;
 }

@@ -39,8 +39,10 @@ export async function openSession(
   onExit: (session: AgentSession) => void,
 ): Promise<AgentSession> {
   const { deps } = host;
-  // The server mints it for the agent it starts: audited as the assistant's doing, for the thread's operator.
-  const credential = await mintSessionCredential(deps, { operator, via: 'assistant' }, thread);
+  // The server mints it for the agent it starts: audited as the assistant's doing, for the thread's operator;
+  // short-lived, renewed while this server holds the thread's agent lease.
+  const credential = await mintSessionCredential(deps, { operator, via: 'assistant' }, thread, host.leases.credentialMs);
+  host.leases.holdCredential(thread.id, credential.id);
   const files: AgentFiles = { threadId: thread.id, project: thread.project, operator, work: folders.work };
   // The handlers reach the session once it exists; before that nothing of a turn can arrive.
   const live: { session?: AgentSession } = {};
@@ -59,7 +61,7 @@ export async function openSession(
       const unasked = actsUnasked(update);
       if (unasked !== null) {
         session.turn?.answer.note(`Aion stopped ${config.name}: it switched to ${unasked}, which acts without asking.`);
-        deps.running.cancel(thread.id);
+        deps.turns.runningHere(thread.id)?.requestCancel();
         void host.stop(thread.id);
         return;
       }

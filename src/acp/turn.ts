@@ -10,23 +10,22 @@ import type * as acp from '@agentclientprotocol/sdk';
 import type { Operator } from '../access/operators.js';
 import { storeAnswer } from '../assistant/proposing.js';
 import type { ThreadRecord } from '../assistant/threads.js';
-import { messageOf, unavailable } from '../errors.js';
+import { unavailable } from '../errors.js';
 import { messages } from '../store/schema.js';
 import { AgentAnswer } from './answer.js';
 import type { AgentHost } from './host.js';
 import type { AgentSession, RunningAgentTurn } from './hosting.js';
+import type { RunningTurn } from '../turns/running-turn.js';
 
 /** Characters per token, roughly: the transcript of a new session is kept within the context budget. */
 const CHARS_PER_TOKEN = 4;
 /** How long an agent has to honour session/cancel before it is stopped. */
 const CANCEL_GRACE_MS = 2_000;
 
-export async function runAgentTurn(host: AgentHost, operator: Operator, thread: ThreadRecord, text: string): Promise<void> {
+export async function runAgentTurn(host: AgentHost, running: RunningTurn, operator: Operator, thread: ThreadRecord, text: string): Promise<void> {
   const { deps } = host;
-  const release = host.admit(operator, thread.id);
-  const emit = deps.events.emit.bind(deps.events, thread.id);
-  emit({ type: 'started' });
-  const turn: RunningAgentTurn = { answer: new AgentAnswer(emit, deps.config.agentAnswerMaxBytes), cancelled: false };
+  const release = host.busy(thread.id);
+  const turn: RunningAgentTurn = { answer: new AgentAnswer((event) => running.emit(event), deps.config.agentAnswerMaxBytes), cancelled: false };
   const starting = new AbortController();
   let session: AgentSession | null = null;
   let stopping: NodeJS.Timeout | undefined;
@@ -38,25 +37,21 @@ export async function runAgentTurn(host: AgentHost, operator: Operator, thread: 
     void session.agent.agent.notify('session/cancel', { sessionId: session.sessionId }).catch(() => undefined);
     stopping = setTimeout(() => void host.stop(thread.id), CANCEL_GRACE_MS);
   };
-  const unregister = deps.running.register(thread.id, cancel);
-  const timeout = setTimeout(cancel, deps.config.agentTurnTimeoutMs);
+  running.signal.addEventListener('abort', cancel);
+  const timeout = setTimeout(() => running.requestCancel(), deps.config.agentTurnTimeoutMs);
   try {
     let stopReason: acp.StopReason = 'cancelled';
     try {
       session = await host.sessionFor(operator, thread, starting.signal);
     } catch (error) {
-      if (!turn.cancelled) {
-        emit({ type: 'ended', stop_reason: null, error: messageOf(error) });
-        throw error;
-      }
+      if (!turn.cancelled) throw error;
     }
     if (session && !turn.cancelled) stopReason = await prompt(host, session, thread, turn, text);
-    await storeAnswer(deps.db, thread, { text: turn.answer.text(), blocks: turn.answer.blocks(), stopReason }, turn.answer.proposals, { endsTurn: true });
-    emit({ type: 'ended', stop_reason: stopReason });
+    await storeAnswer(deps, thread, { text: turn.answer.text(), blocks: turn.answer.blocks(), stopReason }, running.proposals, running);
   } finally {
     clearTimeout(timeout);
     clearTimeout(stopping);
-    unregister();
+    running.signal.removeEventListener('abort', cancel);
     release();
   }
 }
@@ -81,7 +76,6 @@ async function prompt(host: AgentHost, session: AgentSession, thread: ThreadReco
       : `agent ${thread.agent} failed: ${session.agent.why(error)}; your message is kept, send another to try again`;
     // Its connection may be broken (a message over the size Aion reads): the next message starts it afresh.
     if (!gone) await host.stop(thread.id);
-    host.deps.events.emit(thread.id, { type: 'ended', stop_reason: null, error: sentence });
     throw unavailable(sentence);
   } finally {
     session.turn = null;

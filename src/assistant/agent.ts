@@ -16,7 +16,7 @@ const scopeOf = (thread: ThreadRecord) => ({ project: thread.project, environmen
 /** The conversation's tools and the public ones, as the thread's scope and the connection allow them. */
 export async function agentTools(deps: AssistantDeps, operator: Operator, threadId: string, restrictions: Restrictions): Promise<ToolDescriptor[]> {
   const thread = await findThread(deps.db, operator, threadId);
-  return deps.executor.describe(operator, scopeOf(thread), { ...restrictions, conversation: true });
+  return deps.executor.describe(operator, scopeOf(thread), { ...restrictions, conversation: true, proposing: true });
 }
 
 export async function agentCall(
@@ -37,10 +37,14 @@ export async function agentCall(
       threadId: thread.id,
       conversation: true,
       propose: async (write) => {
-        // The thread's own agent, mid-turn here: the proposal goes on that turn's answer, and the turn keeps its claim.
-        const made = randomUUID();
-        if (deps.agents.propose(thread.id, pendingProposal(write, thread, { id: made, toolUseId: `agent-${made}` }))) return proposedResult(made);
-        return proposedResult(await storeAttachedProposal(deps.db, thread, pendingProposal(write, thread, null)));
+        // The thread's own agent, mid-turn here: the proposal goes on that turn's answer, stored at once.
+        const turn = deps.turns.runningHere(thread.id);
+        if (turn?.agent) {
+          const id = randomUUID();
+          turn.propose({ ...pendingProposal(write, thread, { id, toolUseId: `agent-${id}` }), id });
+          return proposedResult(id);
+        }
+        return proposedResult(await storeAttachedProposal(deps, thread, pendingProposal(write, thread, null)));
       },
     },
     name,

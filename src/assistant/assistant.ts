@@ -8,9 +8,10 @@ import { agentCall, agentTools } from './agent.js';
 import type { AssistantDeps } from './deps.js';
 import { acceptAll, acceptProposal, rejectProposal } from './proposals.js';
 import { runTurn } from './turn.js';
-import { deleteThread, describeThread, findThread, listThreads, openThread, type OpenThread, type ThreadPage } from './threads.js';
+import { givenTitle } from './thread-title.js';
+import { deleteThread, describeThread, findThread, listThreads, openThread, renameThread, type OpenThread, type ThreadPage } from './threads.js';
 import { threadUsage, type UsageTotals } from './usage.js';
-import type { ThreadView } from './views.js';
+import type { ThreadResponse } from '../wire/thread.js';
 
 export interface AssistantStatus {
   configured: boolean;
@@ -35,21 +36,30 @@ export class Assistant {
       : { configured: false, model: null, sentence: this.deps.notConfigured };
   }
 
-  async open(operator: Operator, body: OpenThread): Promise<ThreadView> {
+  async open(operator: Operator, body: OpenThread): Promise<ThreadResponse> {
     if (body.agent) await this.deps.agents.check(body.agent);
     return this.view(operator, (await openThread(this.deps.db, this.deps.projects, operator, body)).id);
   }
 
-  list(operator: Operator, page: ThreadPage): Promise<ThreadView[]> {
+  list(operator: Operator, page: ThreadPage): Promise<ThreadResponse[]> {
     return listThreads(this.deps.db, this.deps.projects, operator, page);
   }
 
-  async view(operator: Operator, threadId: string): Promise<ThreadView> {
-    return describeThread(this.deps.db, this.deps.projects, operator, await findThread(this.deps.db, operator, threadId));
+  async view(operator: Operator, threadId: string): Promise<ThreadResponse> {
+    return describeThread(this.deps.db, this.deps.projects, operator, threadId);
+  }
+
+  /** Renames the operator's thread; like opening one, it is not an action on a project, so it is not audited. */
+  async rename(operator: Operator, threadId: string, title: string): Promise<ThreadResponse> {
+    const given = givenTitle(title);
+    const thread = await findThread(this.deps.db, operator, threadId);
+    await this.deps.changes.transaction(this.deps.db, (tx, touch) => renameThread(tx, touch, thread, given));
+    return describeThread(this.deps.db, this.deps.projects, operator, thread.id);
   }
 
   async remove(actor: Actor, threadId: string): Promise<void> {
     const thread = await findThread(this.deps.db, actor.operator, threadId);
+    let withdrew = 0;
     await perform(this.deps, actor, {
       name: 'thread:delete',
       project: thread.project,
@@ -57,9 +67,14 @@ export class Assistant {
       threadId: thread.id,
       input: { id: thread.id },
       refusal: null,
-      run: (tx, touch) => deleteThread(tx, touch, thread),
+      run: async (tx, touch) => {
+        // What the conversation asked for goes with it.
+        withdrew = await this.deps.changeRequests.withdrawWaiting(tx, touch, { thread: thread.id }, actor, 'its thread was deleted');
+        await deleteThread(tx, touch, thread);
+      },
     });
-    // Its agent, if one runs here, is stopped; one on another server stops when idle (its credential died with the thread).
+    this.deps.changeRequests.withdrawn(withdrew);
+    // Its agent, if it runs here, is stopped before the answer; on another server, on hearing of the delete.
     await this.deps.agents.forget(thread.id);
   }
 
@@ -68,10 +83,10 @@ export class Assistant {
     return threadUsage(this.deps.db, (await findThread(this.deps.db, operator, threadId)).id);
   }
 
-  /** Cancels the thread's running turn, when it runs on this server; false when none does. */
+  /** Cancels the thread's running turn, wherever it runs; false when none does. */
   async cancel(operator: Operator, threadId: string): Promise<boolean> {
     const thread = await findThread(this.deps.db, operator, threadId);
-    return this.deps.running.cancel(thread.id);
+    return this.deps.turns.cancel(thread.id);
   }
 
   /** The configured agents, and whether each can start. */
@@ -79,7 +94,7 @@ export class Assistant {
     return this.deps.agents.list();
   }
 
-  async send(operator: Operator, threadId: string, text: string): Promise<ThreadView> {
+  async send(operator: Operator, threadId: string, text: string): Promise<ThreadResponse> {
     const started = performance.now();
     let outcome = 'ok';
     try {
@@ -90,20 +105,20 @@ export class Assistant {
     } finally {
       this.deps.metrics.turnEnded(this.deps.provider?.name ?? 'none', outcome, (performance.now() - started) / 1000);
     }
-    return this.view(operator, threadId);
+    return describeThread(this.deps.db, this.deps.projects, operator, threadId, { justEnded: true });
   }
 
   // Deciding changes proposals only, never the thread's own row: it is described as found.
-  async accept(operator: Operator, threadId: string, proposalId: string): Promise<ThreadView> {
+  async accept(operator: Operator, threadId: string, proposalId: string): Promise<ThreadResponse> {
     const thread = await findThread(this.deps.db, operator, threadId);
     await acceptProposal(this.deps, operator, thread, proposalId);
-    return describeThread(this.deps.db, this.deps.projects, operator, thread);
+    return describeThread(this.deps.db, this.deps.projects, operator, thread.id);
   }
 
-  async reject(actor: Actor, threadId: string, proposalId: string): Promise<ThreadView> {
+  async reject(actor: Actor, threadId: string, proposalId: string): Promise<ThreadResponse> {
     const thread = await findThread(this.deps.db, actor.operator, threadId);
     await rejectProposal(this.deps, actor, thread, proposalId);
-    return describeThread(this.deps.db, this.deps.projects, actor.operator, thread);
+    return describeThread(this.deps.db, this.deps.projects, actor.operator, thread.id);
   }
 
   /** The tools an agent attached with this thread's session credential sees. */
@@ -116,9 +131,9 @@ export class Assistant {
     return agentCall(this.deps, operator, threadId, name, input, restrictions);
   }
 
-  async acceptAll(operator: Operator, threadId: string): Promise<ThreadView> {
+  async acceptAll(operator: Operator, threadId: string): Promise<ThreadResponse> {
     const thread = await findThread(this.deps.db, operator, threadId);
     await acceptAll(this.deps, operator, thread);
-    return describeThread(this.deps.db, this.deps.projects, operator, thread);
+    return describeThread(this.deps.db, this.deps.projects, operator, thread.id);
   }
 }

@@ -1,8 +1,8 @@
 // What the model is told: the system prompt (scope, role, rules) and the
 // history, in which each answer's raw exchange is replayed as it happened and
 // the operator's decisions on its proposals are told before the next message.
+import type { ProposalResponse } from '../wire/proposal.js';
 import type { ModelMessage } from './providers/types.js';
-import type { ProposalView } from './views.js';
 
 export interface PromptScope {
   operator: string;
@@ -41,7 +41,7 @@ export interface StoredMessage {
  * may follow each other (after a failed turn, or a decisions note): the
  * Messages API combines consecutive turns of one role.
  */
-export function historyOf(stored: StoredMessage[], proposals: ProposalView[]): ModelMessage[] {
+export function historyOf(stored: StoredMessage[], proposals: ProposalResponse[]): ModelMessage[] {
   const out: ModelMessage[] = [];
   let previousAnswer: number | null = null;
   for (const message of stored) {
@@ -58,7 +58,7 @@ export function historyOf(stored: StoredMessage[], proposals: ProposalView[]): M
   return out;
 }
 
-function decisionsNote(decided: ProposalView[]): string {
+function decisionsNote(decided: ProposalResponse[]): string {
   const lines = decided.map((p) => {
     const result = JSON.stringify(p.result);
     return `- ${p.title} (${p.tool}): ${p.status}${result && result !== '{}' ? ` ${result.slice(0, 400)}` : ''}`;

@@ -1,17 +1,24 @@
 // Threads: opened on a project and environment, owned by the operator who
 // opened them (anyone else gets 404), listed with messages and proposals.
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import type { ProjectDirectory } from '../domain/project-directory.js';
 import { ENVIRONMENT_NAME_PATTERN, findEnvironment } from '../domain/projects.js';
-import { notFound } from '../errors.js';
+import { notFound, type AppError } from '../errors.js';
 import type { Db } from '../store/db.js';
+import { isoTime, outer } from '../store/json-views.js';
 import { isUuid } from '../store/ids.js';
 import type { Topic } from '../store/changes.js';
 import { messages, proposals, threads, tokens } from '../store/schema.js';
-import type { ProposalRow } from '../tools/types.js';
-import type { AgentBlocks } from './events.js';
-import { threadState, type ProposalView, type ThreadMessageView, type ThreadView } from './views.js';
+import type { AgentBlocks } from '../turns/events.js';
+import { threadChangeTopic } from '../turns/topics.js';
+import { runningTurnView } from '../turns/turns.js';
+import type { ToolCall } from '../wire/agent-work.js';
+import type { ThreadMessage } from '../wire/message.js';
+import { proposalChangeRequests } from '../change-requests/listing.js';
+import type { ProposalResponse } from '../wire/proposal.js';
+import type { ThreadResponse } from '../wire/thread.js';
+import { threadState } from './thread-state.js';
 
 export type ThreadRecord = typeof threads.$inferSelect;
 
@@ -60,8 +67,12 @@ export async function findThread(db: Db, operator: Operator, id: string): Promis
         .where(and(eq(threads.id, id), eq(threads.operatorId, operator.id)))
         .limit(1)
     : [];
-  if (!row) throw notFound(`no such thread: ${id}`);
+  if (!row) throw noSuchThread(id);
   return row;
+}
+
+export function noSuchThread(id: string): AppError {
+  return notFound(`no such thread: ${id}`);
 }
 
 export interface ThreadPage {
@@ -72,7 +83,7 @@ export interface ThreadPage {
 }
 
 /** The operator's threads, newest first: all of them, or the page asked for. */
-export async function listThreads(db: Db, directory: ProjectDirectory, operator: Operator, page: ThreadPage): Promise<ThreadView[]> {
+export async function listThreads(db: Db, directory: ProjectDirectory, operator: Operator, page: ThreadPage): Promise<ThreadResponse[]> {
   const conditions = [eq(threads.operatorId, operator.id)];
   if (page.before !== undefined) {
     const cursor = await findThread(db, operator, page.before);
@@ -81,62 +92,68 @@ export async function listThreads(db: Db, directory: ProjectDirectory, operator:
       sql`(${threads.updatedAt}, ${threads.createdAt}, ${threads.id}) < (select updated_at, created_at, id from ${threads} where id = ${cursor.id})`,
     );
   }
-  const query = db
-    .select()
-    .from(threads)
+  const query = selectViews(db, { withTurn: true })
     .where(and(...conditions))
     .orderBy(desc(threads.updatedAt), desc(threads.createdAt), desc(threads.id));
-  const rows = page.limit === undefined ? await query : await query.limit(page.limit);
-  return describeThreads(db, directory, operator, rows);
+  return describeThreads(db, directory, operator, page.limit === undefined ? await query : await query.limit(page.limit));
 }
 
-export async function describeThread(db: Db, directory: ProjectDirectory, operator: Operator, row: ThreadRecord): Promise<ThreadView> {
-  const [view] = await describeThreads(db, directory, operator, [row]);
-  if (!view) throw new Error('a described thread went missing');
-  return view;
-}
-
-/** Views of several threads in three queries, whatever their number. */
-async function describeThreads(
+/**
+ * The operator's own thread as the API shows it (or NotFound), read in one
+ * statement. `justEnded`: the caller's turn of this thread has just ended, so
+ * none runs (and none is looked up).
+ */
+export async function describeThread(
   db: Db,
   directory: ProjectDirectory,
   operator: Operator,
-  rows: ThreadRecord[],
-): Promise<ThreadView[]> {
+  id: string,
+  { justEnded = false }: { justEnded?: boolean } = {},
+): Promise<ThreadResponse> {
+  const rows = isUuid(id)
+    ? await selectViews(db, { withTurn: !justEnded })
+        .where(and(eq(threads.id, id), eq(threads.operatorId, operator.id)))
+        .limit(1)
+    : [];
+  const [view] = await describeThreads(db, directory, operator, rows);
+  if (!view) throw noSuchThread(id);
+  return view;
+}
+
+/** A message as its thread's view has it; an agent's answer carries its tool calls and plan in `acp`. */
+interface MessageView extends Omit<ThreadMessage, 'tool_calls' | 'plan'> {
+  acp: AgentBlocks['acp'] | null;
+  tool_calls: ToolCall[] | null;
+}
+
+/** Threads with their messages, proposals and (`withTurn`) running turn, each thread one row. */
+function selectViews(db: Db, { withTurn }: { withTurn: boolean }) {
+  return db
+    .select({
+      row: getTableColumns(threads),
+      messages: sql<MessageView[]>`(select coalesce(json_agg(json_build_object(
+          'at', ${isoTime(messages.at)}, 'id', ${messages.id}, 'role', ${messages.role}, 'stop_reason', ${messages.stopReason},
+          'text', ${messages.text}, 'acp', ${messages.blocks} -> 'acp', 'tool_calls', ${messages.toolCalls}) order by ${messages.id}), '[]')
+        from ${messages} where ${messages.threadId} = ${outer(threads.id)})`,
+      proposals: proposalsJson(outer(threads.id)),
+      turn: withTurn ? runningTurnView(outer(threads.id)) : sql<null>`null`,
+    })
+    .from(threads)
+    .$dynamic();
+}
+
+type ViewRow = Awaited<ReturnType<ReturnType<typeof selectViews>['execute']>>[number];
+
+async function describeThreads(db: Db, directory: ProjectDirectory, operator: Operator, rows: ViewRow[]): Promise<ThreadResponse[]> {
   if (rows.length === 0) return [];
-  const ids = rows.map((r) => r.id);
-  const [messageRows, proposalRows] = await Promise.all([
-    db
-      .select({
-        threadId: messages.threadId,
-        id: messages.id,
-        role: messages.role,
-        text: messages.text,
-        stopReason: messages.stopReason,
-        at: messages.at,
-        acp: sql<AgentBlocks['acp'] | null>`${messages.blocks} -> 'acp'`,
-      })
-      .from(messages)
-      .where(inArray(messages.threadId, ids))
-      .orderBy(asc(messages.id)),
-    db.select().from(proposals).where(inArray(proposals.threadId, ids)).orderBy(asc(proposals.messageId), asc(proposals.position)),
-  ]);
+  const requests = await changeRequestsOf(db, rows.flatMap((r) => r.proposals));
   const roles = new Map<string, string>();
-  for (const slug of new Set(rows.map((r) => r.project).filter((p): p is string => p !== null))) {
+  for (const slug of new Set(rows.map((r) => r.row.project).filter((p): p is string => p !== null))) {
     roles.set(slug, (await directory.find(operator, slug))?.role ?? 'none');
   }
-  return rows.map((row) => {
-    const threadMessages: ThreadMessageView[] = messageRows
-      .filter((m) => m.threadId === row.id)
-      .map((m) => ({
-        at: m.at.toISOString(),
-        id: m.id,
-        role: m.role,
-        stop_reason: m.stopReason,
-        text: m.text,
-        ...(m.acp ? { tool_calls: m.acp.tool_calls, plan: m.acp.plan } : {}),
-      }));
-    const threadProposals = proposalRows.filter((p) => p.threadId === row.id).map(proposalView);
+  return rows.map(({ row, messages: stored, proposals: ownStored, turn }) => {
+    const threadMessages = stored.map(messageView);
+    const ownProposals = ownStored.map((p) => proposalView(p, requests));
     return {
       created_at: row.createdAt.toISOString(),
       environment: row.environment,
@@ -145,30 +162,53 @@ async function describeThreads(
       messages: threadMessages,
       page: row.page,
       project: row.project,
-      proposals: threadProposals,
+      proposals: ownProposals,
       role: row.project ? (roles.get(row.project) ?? 'none') : 'none',
-      state: threadState(threadMessages, threadProposals),
+      state: threadState(threadMessages, ownProposals),
       title: row.title,
+      turn,
       updated_at: row.updatedAt.toISOString(),
     };
   });
 }
 
-export function proposalView(p: typeof proposals.$inferSelect): ProposalView {
-  return {
-    decided_at: p.decidedAt?.toISOString() ?? null,
-    environment: p.environment,
-    id: p.id,
-    message_id: p.messageId,
-    permission: p.permission,
-    project: p.project,
-    result: (p.result as Record<string, unknown> | null) ?? {},
-    rows: p.rows as ProposalRow[],
-    status: p.status,
-    tag: p.tag === 'read' ? 'read' : 'write',
-    title: p.title,
-    tool: p.tool,
-  };
+function messageView({ acp, tool_calls: toolCalls, ...message }: MessageView): ThreadMessage {
+  if (acp) return { ...message, tool_calls: acp.tool_calls, plan: acp.plan };
+  return toolCalls ? { ...message, tool_calls: toolCalls } : message;
+}
+
+/** A proposal's view as stored, with the id of the change request it waits on in place of that request's view. */
+export type StoredProposalView = Omit<ProposalResponse, 'change_request'> & { change_request_id: string | null };
+
+/** A proposal's view, built in SQL (`proposals` in scope). */
+const proposalViewJson = sql<StoredProposalView>`json_build_object(
+  'change_request_id', ${proposals.changeRequestId}, 'decided_at', ${isoTime(proposals.decidedAt)}, 'environment', ${proposals.environment},
+  'id', ${proposals.id}, 'message_id', ${proposals.messageId}, 'permission', ${proposals.permission}, 'project', ${proposals.project},
+  'result', coalesce(${proposals.result}, '{}'), 'rows', ${proposals.rows}, 'status', ${proposals.status},
+  'tag', case when ${proposals.tag} = 'read' then 'read' else 'write' end, 'title', ${proposals.title}, 'tool', ${proposals.tool})`;
+
+/** The thread's proposals in order, as a JSON array of their stored views: a subquery. */
+export function proposalsJson(threadId: SQL | string): SQL<StoredProposalView[]> {
+  return sql<StoredProposalView[]>`(select coalesce(json_agg(${proposalViewJson} order by ${proposals.messageId}, ${proposals.position}), '[]')
+    from ${proposals} where ${proposals.threadId} = ${threadId})`;
+}
+
+/** Stored proposal views as the API shows them: each with the change request it waits on, if any. */
+export async function proposalViews(db: Db, stored: readonly StoredProposalView[]): Promise<ProposalResponse[]> {
+  const requests = await changeRequestsOf(db, stored);
+  return stored.map((p) => proposalView(p, requests));
+}
+
+/** What the proposals waiting on change requests show of them; one more statement only when one does. */
+function changeRequestsOf(db: Db, views: readonly StoredProposalView[]): ReturnType<typeof proposalChangeRequests> {
+  return proposalChangeRequests(db, views.flatMap((p) => (p.change_request_id ? [p.change_request_id] : [])));
+}
+
+function proposalView(
+  { change_request_id: requestId, ...view }: StoredProposalView,
+  requests: Awaited<ReturnType<typeof proposalChangeRequests>>,
+): ProposalResponse {
+  return { ...view, change_request: (requestId && requests.get(requestId)) || null };
 }
 
 /**
@@ -180,4 +220,17 @@ export async function deleteThread(tx: Db, touch: (topic: Topic) => void, thread
   await tx.delete(threads).where(eq(threads.id, thread.id));
   for (const { id } of credentials) touch(`token:${id}`);
   touch(`thread:${thread.id}`);
+  // The server holding its agent's lease stops the process at once.
+  if (thread.agent) touch(`agent:${thread.id}`);
+  touch(threadChangeTopic(thread.operatorId, { thread: thread.id, what: 'deleted' }));
+}
+
+/**
+ * Gives the thread the operator's title, announced to their tabs. The order
+ * of the list stays the conversation's: `updated_at` does not move.
+ */
+export async function renameThread(tx: Db, touch: (topic: Topic) => void, thread: ThreadRecord, title: string): Promise<void> {
+  const renamed = await tx.update(threads).set({ title }).where(eq(threads.id, thread.id)).returning({ id: threads.id });
+  if (renamed.length === 0) throw notFound(`no such thread: ${thread.id}`);
+  touch(threadChangeTopic(thread.operatorId, { thread: thread.id, what: 'updated' }));
 }

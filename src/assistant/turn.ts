@@ -3,19 +3,25 @@
 // write tools become pending proposals. No model call happens inside a
 // database transaction; the answer and its proposals are stored together.
 import { randomUUID } from 'node:crypto';
-import { and, asc, eq, isNull, lt, max, not, or, sql } from 'drizzle-orm';
-import { runAgentTurn } from '../acp/turn.js';
+import { eq, max, sql, type SQL } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import { AppError, conflict, unavailable } from '../errors.js';
-import type { Db } from '../store/db.js';
-import { messages, parkedSecrets, proposals, threads } from '../store/schema.js';
+import type { Topic } from '../store/changes.js';
+import { queryRows, type Db } from '../store/db.js';
+import { isUuid } from '../store/ids.js';
+import { sharesConsole } from '../conversation/context.js';
+import { messages, parkedSecrets, threads } from '../store/schema.js';
 import type { Invocation } from '../tools/executor.js';
 import type { ToolResult } from '../tools/types.js';
 import type { AssistantDeps } from './deps.js';
-import type { ToolCallView, TurnEvent } from './events.js';
+import type { RunningTurn } from '../turns/running-turn.js';
+import type { ToolCall } from '../wire/agent-work.js';
+import { threadChangeTopic } from '../turns/topics.js';
+import { shortTitle } from './thread-title.js';
+import { builtInToolCall } from './tool-call-view.js';
 import { parkSecrets } from './parking.js';
 import { redactCredentials } from './redaction.js';
-import { outsideThread, pendingProposal, proposedResult, storeAnswer, type PendingProposal } from './proposing.js';
+import { endTurn, outsideThread, pendingProposal, proposedResult, storeAnswer } from './proposing.js';
 import { historyOf, systemPrompt, type StoredMessage } from './prompt.js';
 import { historyBudget, trimHistory } from './providers/history.js';
 import {
@@ -25,78 +31,78 @@ import {
   type ToolResultBlock,
   type ToolUseBlock,
 } from './providers/types.js';
-import { countMessage } from './rate.js';
-import { findThread, proposalView, type ThreadRecord } from './threads.js';
+import { countMessage, type RecentSends } from './rate.js';
+import { noSuchThread, proposalsJson, proposalViews, type StoredProposalView, type ThreadRecord } from './threads.js';
 import { storeUsage, TurnUsage } from './usage.js';
 
 const MAX_MODEL_CALLS = 8;
-/** A turn claim older than this was left by a server that died mid-turn. */
-const STALE_TURN_MS = 10 * 60 * 1000;
 /** Tool results larger than this are cut before the model sees them. */
 const MAX_RESULT_CHARS = 50_000;
 
 // A turn commits twice, however many steps it takes: the claim with the
-// message, and the answer with its proposals (read tools' audit entries go
-// in the audit log's shared batches).
+// message, and the answer with its proposals and the turn's events (read
+// tools' audit entries go in the audit log's shared batches); each proposal
+// is stored the moment it is made, and progress at most every few milliseconds.
 export async function runTurn(deps: AssistantDeps, operator: Operator, threadId: string, text: string): Promise<void> {
-  const thread = await findThread(deps.db, operator, threadId);
-  const stored = await storeMessage(deps, operator, thread, text);
+  const stored = await storeMessage(deps, operator, threadId, text);
+  const { thread, turn } = stored;
+  deps.turns.hold(turn);
+  turn.emit({ type: 'started' });
   const usage = new TurnUsage(deps.metrics);
   try {
-    if (stored.provider) await converse(deps, stored.provider, operator, thread, usage);
+    if (stored.provider) await converse(deps, stored.provider, operator, thread, usage, turn);
     // The agent gets the message as stored: a parked secret stays [secret:N].
-    else await runAgentTurn(deps.agents, operator, thread, stored.text);
+    else await deps.agents.runTurn(turn, operator, thread, stored.text);
   } catch (error) {
     // The answer's transaction ends the turn and stores what it cost; anything short of it does both here.
-    await deps.db.update(threads).set({ turnStartedAt: null }).where(eq(threads.id, thread.id));
-    await storeUsage(deps.db, thread.id, null, usage.calls);
+    const sentence = error instanceof AppError ? error.message : 'the turn failed unexpectedly; your message is kept, send another to try again';
+    await endTurn(deps, thread, turn, { type: 'ended', stop_reason: null, error: sentence }, (tx) => storeUsage(tx, thread.id, null, usage.calls)).catch(
+      () => undefined,
+    );
     throw error;
+  } finally {
+    deps.turns.release(turn);
   }
 }
 
 /**
- * Claims the thread for this turn with a conditional update, so two messages
- * never run two turns (on however many servers), nor one while a proposal waits.
+ * Claims the operator's thread for this turn (NotFound when they have no
+ * such thread), so two messages never run two turns (on however many
+ * servers), nor one while a proposal waits; a turn whose server died is
+ * stored as interrupted first. An agent's turn counts against the cluster's
+ * agent cap. Answers the thread, the model to call (null for a thread an
+ * agent holds) and the turn with the statement that stores its row.
  */
-async function claimTurn(db: Db, thread: ThreadRecord): Promise<void> {
-  const waiting = sql<boolean>`exists (select 1 from ${proposals} where ${proposals.threadId} = ${thread.id} and ${proposals.status} = 'pending')`;
-  const claimed = await db
-    .update(threads)
-    .set({ turnStartedAt: new Date() })
-    .where(
-      and(
-        eq(threads.id, thread.id),
-        or(isNull(threads.turnStartedAt), lt(threads.turnStartedAt, new Date(Date.now() - STALE_TURN_MS))),
-        not(waiting),
-      ),
-    )
-    .returning({ id: threads.id });
-  if (claimed.length > 0) return;
-  const [busy] = await db.select({ waiting }).from(threads).where(eq(threads.id, thread.id));
-  throw conflict(
-    busy?.waiting
-      ? 'a proposal is still waiting for a decision; accept or reject it first'
-      : 'the assistant is still answering this thread; wait for its answer',
-  );
+async function claimTurn(
+  deps: AssistantDeps,
+  tx: Db,
+  touch: (topic: Topic) => void,
+  operator: Operator,
+  threadId: string,
+): Promise<{ thread: ThreadRecord; provider: ModelProvider | null; started: { turn: RunningTurn; insert: SQL } }> {
+  const { thread, waiting } = isUuid(threadId) ? await deps.turns.free(tx, touch, operator.id, threadId) : { thread: null, waiting: false };
+  if (!thread) throw noSuchThread(threadId);
+  const provider = thread.agent ? null : deps.provider;
+  if (!thread.agent && !provider) throw unavailable(deps.notConfigured);
+  if (waiting) throw conflict('a proposal is still waiting for a decision; accept or reject it first');
+  if (thread.agent) await deps.agents.checkCapacity(tx, operator.id);
+  return { thread, provider, started: deps.turns.begin(touch, { id: thread.id, operatorId: operator.id, agent: thread.agent }) };
 }
 
 /**
  * Claims the turn, counts the message against the rate, parks its secrets and
- * stores it, in one transaction: a 409, 429 or 503 stores nothing and claims
- * nothing. Answers the model to call, or null for a thread an agent holds,
- * and the message as stored (secrets parked).
+ * stores it, in one transaction: a 404, 409, 429 or 503 stores nothing and
+ * claims nothing. Answers the thread, the model to call (null for a thread an
+ * agent holds), the message as stored (secrets parked), and the turn.
  */
 async function storeMessage(
   deps: AssistantDeps,
   operator: Operator,
-  thread: ThreadRecord,
+  threadId: string,
   text: string,
-): Promise<{ provider: ModelProvider | null; text: string }> {
-  return deps.db.transaction(async (tx) => {
-    await claimTurn(tx, thread);
-    await countMessage(tx, operator.id, deps.rate);
-    const provider = thread.agent ? null : deps.provider;
-    if (!thread.agent && !provider) throw unavailable(deps.notConfigured);
+): Promise<{ thread: ThreadRecord; provider: ModelProvider | null; text: string; turn: RunningTurn }> {
+  return deps.changes.transaction(deps.db, async (tx, touch) => {
+    const { thread, provider, started } = await claimTurn(deps, tx, touch, operator, threadId);
     let parked = parkSecrets(text, 1);
     if (parked.values.length > 0) {
       // Numbers go on from the thread's last parked value; most messages have none to look up.
@@ -110,26 +116,38 @@ async function storeMessage(
         .insert(parkedSecrets)
         .values(parked.values.map((value, i) => ({ threadId: thread.id, number: first + i, sealed: deps.secretBox.seal(value) })));
     }
-    await tx.insert(messages).values({ threadId: thread.id, role: 'user', text: parked.text });
-    await tx
-      .update(threads)
-      .set({ updatedAt: new Date(), ...(thread.title ? {} : { title: titleOf(parked.text) }) })
-      .where(eq(threads.id, thread.id));
-    return { provider, text: parked.text };
+    // One statement: the message counted against the rate, the turn's row, the message, and the thread's time (and title, from its first message).
+    const counted = countMessage(operator.id, deps.rate);
+    const [recent] = await queryRows<RecentSends>(
+      tx,
+      sql`
+      with ${counted.ctes}, started as (${started.insert}),
+      message as (insert into ${messages} (thread_id, role, text) values (${thread.id}, 'user', ${parked.text})),
+      touched as (
+        update ${threads} set updated_at = now(), title = case when coalesce(title, '') = '' then ${shortTitle(parked.text)} else title end
+        where id = ${thread.id}
+      )
+      select sent, oldest from recent`,
+    );
+    counted.check(recent);
+    touch(threadChangeTopic(operator.id, { thread: thread.id, what: 'message' }));
+    return { thread, provider, text: parked.text, turn: started.turn };
   });
 }
 
-function titleOf(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
-}
-
-async function converse(deps: AssistantDeps, provider: ModelProvider, operator: Operator, thread: ThreadRecord, usage: TurnUsage): Promise<void> {
+async function converse(
+  deps: AssistantDeps,
+  provider: ModelProvider,
+  operator: Operator,
+  thread: ThreadRecord,
+  usage: TurnUsage,
+  turn: RunningTurn,
+): Promise<void> {
   const project = thread.project ? await deps.projects.find(operator, thread.project) : null;
   const environment = project?.environments.find((e) => e.name === thread.environment) ?? null;
+  const so = await conversationSoFar(deps.db, thread.id);
   // The conversation tools come along when the operator shares their console with the thread.
-  const conversation = (await deps.contexts.read(thread.id)).shared;
-  const pending: PendingProposal[] = [];
+  const conversation = so.shared;
   const invocation = (use: ToolUseBlock): Invocation => ({
     operator,
     via: 'assistant',
@@ -137,14 +155,14 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
     threadId: thread.id,
     conversation,
     // A write the model calls waits for the operator's accept.
-    propose: (write) => {
+    propose: async (write) => {
       const id = randomUUID();
-      pending.push(pendingProposal(write, thread, { id, toolUseId: use.id }));
+      turn.propose({ ...pendingProposal(write, thread, { id, toolUseId: use.id }), id });
       return proposedResult(id);
     },
   });
   const scope = { project: thread.project, environment: thread.environment || null };
-  const tools = (await deps.executor.describe(operator, scope, { conversation }))
+  const tools = (await deps.executor.describe(operator, scope, { conversation, proposing: true }))
     .filter((t) => t.allowed)
     .map(({ name, description, input_schema }) => ({ name, description, input_schema }));
   const system = systemPrompt({
@@ -156,55 +174,62 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
     page: thread.page,
   });
 
-  const history = historyOf(await storedMessages(deps.db, thread.id), await storedProposals(deps.db, thread.id));
+  // The system prompt and the tools stay as they are for the whole turn: so does what they leave for the history.
+  const budget = historyBudget(deps.contextTokens, system, tools);
+  const history = historyOf(so.messages, await proposalViews(deps.db, so.proposals));
   const exchange: ModelMessage[] = [];
   /** Reads that named a project or environment outside the thread's scope, as a write's proposal would say. */
   const notes: string[] = [];
+  /** The tool calls as streamed, stored with the answer as the thread shows them. */
+  const toolCalls: ToolCall[] = [];
   let stopReason = 'end_turn';
   // Cancel aborts the model call in flight; what the turn did so far is its answer.
-  const cancel = new AbortController();
-  const unregister = deps.running.register(thread.id, () => cancel.abort());
-  const emit = (event: TurnEvent) => deps.events.emit(thread.id, event);
-  emit({ type: 'started' });
-  try {
-    for (let call = 1; call <= MAX_MODEL_CALLS; call++) {
-      let response;
-      try {
-        const messages = trimHistory([...history, ...exchange], historyBudget(deps.contextTokens, system, tools));
-        response = await provider.complete({ system, tools, messages }, cancel.signal);
-      } catch (error) {
-        if (cancel.signal.aborted) {
-          stopReason = 'cancelled';
-          break;
-        }
-        if (error instanceof ProviderError) {
-          const sentence = `${error.message}; your message is kept, send another to try again`;
-          emit({ type: 'ended', stop_reason: null, error: sentence });
-          throw unavailable(sentence);
-        }
-        throw error;
+  const cancelled = turn.signal;
+  /** Blocks after the first are streamed with the blank line the answer's text puts between them. */
+  let said = false;
+  for (let call = 1; call <= MAX_MODEL_CALLS; call++) {
+    let response;
+    try {
+      const messages = trimHistory([...history, ...exchange], budget);
+      response = await provider.complete({ system, tools, messages }, cancelled);
+    } catch (error) {
+      if (cancelled.aborted) {
+        stopReason = 'cancelled';
+        break;
       }
-      usage.add(response.usage);
-      exchange.push({ role: 'assistant', content: response.content });
-      stopReason = response.stop_reason;
-      for (const block of response.content) if (block.type === 'text') emit({ type: 'text', delta: redactCredentials(block.text) });
-      const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
-      if (uses.length === 0) break;
-      const results: ToolResultBlock[] = [];
-      for (const use of uses) {
-        const result = await answerToolUse(deps, invocation(use), use);
-        results.push(result);
-        const proposal = pending.find((p) => p.toolUseId === use.id);
-        const outside = proposal || result.is_error ? null : outsideThread(thread, named(use.input.project), named(use.input.environment));
-        if (outside) notes.push(`Note: ${use.name} read ${outside}.`);
-        emit({ type: 'tool_call', tool_call: toolCallView(use, result, proposal !== undefined) });
-        if (proposal?.id) emit({ type: 'proposal', id: proposal.id, tool: proposal.tool, title: proposal.title });
-      }
-      exchange.push({ role: 'user', content: results });
-      if (stopReason !== 'tool_use' || cancel.signal.aborted) break;
+      if (error instanceof ProviderError) throw unavailable(`${error.message}; your message is kept, send another to try again`);
+      throw error;
     }
-  } finally {
-    unregister();
+    usage.add(response.usage);
+    exchange.push({ role: 'assistant', content: response.content });
+    stopReason = response.stop_reason;
+    for (const block of response.content) {
+      if (block.type !== 'text' || block.text.trim() === '') continue;
+      turn.emit({ type: 'text', delta: `${said ? '\n\n' : ''}${redactCredentials(block.text)}` });
+      said = true;
+    }
+    const uses = response.content.filter((b): b is ToolUseBlock => b.type === 'tool_use');
+    if (uses.length === 0) break;
+    const results: ToolResultBlock[] = [];
+    for (const use of uses) {
+      const result = await answerToolUse(deps, invocation(use), use);
+      results.push(result);
+      const proposal = turn.proposals.find((p) => p.toolUseId === use.id);
+      const outside = proposal || result.is_error ? null : outsideThread(thread, named(use.input.project), named(use.input.environment));
+      if (outside) notes.push(`Note: ${use.name} read ${outside}.`);
+      const view = builtInToolCall({
+        id: use.id,
+        name: use.name,
+        input: JSON.stringify(use.input),
+        result: result.content,
+        isError: result.is_error === true,
+        proposed: proposal !== undefined,
+      });
+      toolCalls.push(view);
+      turn.emit({ type: 'tool_call', tool_call: view });
+    }
+    exchange.push({ role: 'user', content: results });
+    if (stopReason !== 'tool_use' || cancelled.aborted) break;
   }
   // The notes are the answer's last text block, for the operator; the model's own blocks stay as they were.
   const note = notes.join('\n');
@@ -213,24 +238,12 @@ async function converse(deps: AssistantDeps, provider: ModelProvider, operator: 
     .flatMap((b) => (b.type === 'text' && b.text.trim() !== '' ? [b.text] : []))
     .concat(note ? [note] : [])
     .join('\n\n');
-  await storeAnswer(deps.db, thread, { text, blocks: exchange, stopReason, usage: usage.calls }, pending, { endsTurn: true });
-  emit({ type: 'ended', stop_reason: stopReason });
+  await storeAnswer(deps, thread, { text, blocks: exchange, toolCalls, stopReason, usage: usage.calls }, turn.proposals, turn);
 }
 
 /** A name the model gave in a tool input, or null when it gave none. */
 function named(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
-}
-
-/** A tool use of the built-in model as the live progress shows it. */
-function toolCallView(use: ToolUseBlock, result: ToolResultBlock, proposed: boolean): ToolCallView {
-  return {
-    id: use.id,
-    title: use.name,
-    kind: proposed ? 'edit' : 'read',
-    status: result.is_error ? 'failed' : proposed ? 'pending' : 'completed',
-    locations: [],
-  };
 }
 
 /** A read runs now; a write becomes a proposal (the invocation proposes); a refusal goes back to the model as it is. */
@@ -252,16 +265,14 @@ function toolResult(use: ToolUseBlock, result: ToolResult, isError: boolean): To
   return { type: 'tool_result', tool_use_id: use.id, content, ...(isError ? { is_error: true } : {}) };
 }
 
-async function storedMessages(db: Db, threadId: string): Promise<StoredMessage[]> {
-  const rows = await db
-    .select({ id: messages.id, role: messages.role, text: messages.text, blocks: messages.blocks })
-    .from(messages)
-    .where(eq(messages.threadId, threadId))
-    .orderBy(asc(messages.id));
-  return rows.map((r) => ({ ...r, blocks: (r.blocks as ModelMessage[] | null) ?? null }));
-}
-
-async function storedProposals(db: Db, threadId: string) {
-  const rows = await db.select().from(proposals).where(eq(proposals.threadId, threadId)).orderBy(asc(proposals.messageId), asc(proposals.position));
-  return rows.map(proposalView);
+/** The thread's messages and proposals so far, and whether the console is shared with it: one statement. */
+async function conversationSoFar(db: Db, threadId: string): Promise<{ messages: StoredMessage[]; proposals: StoredProposalView[]; shared: boolean }> {
+  const [so] = await queryRows<{ messages: StoredMessage[]; proposals: StoredProposalView[]; shared: boolean }>(
+    db,
+    sql`select ${sharesConsole(threadId)} as shared, ${proposalsJson(threadId)} as proposals,
+      (select coalesce(json_agg(json_build_object('id', ${messages.id}, 'role', ${messages.role}, 'text', ${messages.text}, 'blocks', ${messages.blocks}) order by ${messages.id}), '[]')
+        from ${messages} where ${messages.threadId} = ${threadId}) as messages`,
+  );
+  if (!so) throw new Error('reading the conversation so far returned no row');
+  return so;
 }

@@ -4,7 +4,7 @@
 // batch; `revision` counts them, the operator's and the assistant's alike.
 // The selection and cursor stay on the text they were on: clamped to it when
 // shared, carried through every edit batch after.
-import { eq } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Replacement } from '../documents/index.js';
 import { findConcept } from '../domain/concepts.js';
 import type { Changes } from '../store/changes.js';
@@ -57,6 +57,11 @@ export type EditedText = string | { text: string; replacements: Replacement[] };
 function viewOf(row: ContextRow | undefined, text: string | null): ContextView {
   if (!row?.shared) return { shared: false };
   return { shared: true, url: row.url, concepts: (row.concepts as string[] | null) ?? [], document: documentOf(row, text), revision: row.revision };
+}
+
+/** Whether the operator shares their console with the thread: a subquery for a statement that reads more. */
+export function sharesConsole(threadId: string): SQL<boolean> {
+  return sql<boolean>`coalesce((select ${threadContexts.shared} from ${threadContexts} where ${threadContexts.threadId} = ${threadId}), false)`;
 }
 
 /** How many shared texts are kept in memory, by thread and revision, for the next edit. */

@@ -1,17 +1,20 @@
-// Session credentials: `aion_ses_…`, valid 12 hours, naming one conversation
-// and acting with its operator's permissions. They open only /mcp and their
-// own thread's context route, and die with the thread; its operator lists
-// the live ones (never the token) and revokes any of them.
-import { and, desc, eq, gt, isNull } from 'drizzle-orm';
+// Session credentials: `aion_ses_…`, naming one conversation and acting with
+// its operator's permissions: a connected client's valid 12 hours, a hosted
+// agent's briefly and renewed by the server holding its process, so a dead
+// server's agent credential soon expires. They open only /mcp and their own
+// thread's context route, and die with the thread; its operator lists the
+// live ones (never the token) and revokes any of them.
+import { and, desc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import { mintToken } from '../access/tokens.js';
 import { perform, type ActionDeps, type Actor } from '../domain/actions.js';
 import { notFound } from '../errors.js';
-import type { Changes } from '../store/changes.js';
+import type { Changes, Topic } from '../store/changes.js';
+import { storeNow } from '../store/clock.js';
 import type { Db } from '../store/db.js';
 import { isUuid } from '../store/ids.js';
 import { tokens } from '../store/schema.js';
 
-const SESSION_HOURS = 12;
+const CLIENT_CREDENTIAL_MS = 12 * 3600 * 1000;
 
 /** Who holds a credential: the agent the server started for the thread, or a client the operator connected. */
 export type CredentialHolder = 'agent' | 'client';
@@ -39,8 +42,14 @@ export interface SessionCredentialListing {
   last_used_at: string | null;
 }
 
-export async function mintSessionCredential(deps: ActionDeps, actor: Actor, thread: ThreadScope): Promise<SessionCredential> {
-  const expiresAt = new Date(Date.now() + SESSION_HOURS * 3600 * 1000);
+/** A credential for the thread: `lifetimeMs` from now (a connected client's 12 hours unless told). */
+export async function mintSessionCredential(
+  deps: ActionDeps,
+  actor: Actor,
+  thread: ThreadScope,
+  lifetimeMs = CLIENT_CREDENTIAL_MS,
+): Promise<SessionCredential> {
+  const expiresAt = new Date(Date.now() + lifetimeMs);
   // The server mints for the agent it starts as the assistant; anyone else mints for a client.
   const name = HOLDER_NAMES[actor.via === 'assistant' ? 'agent' : 'client'];
   const minted = await perform(deps, actor, {
@@ -104,6 +113,26 @@ export async function revokeSessionCredential(db: Db, changes: Changes, id: stri
     await tx.update(tokens).set({ revokedAt: new Date() }).where(eq(tokens.id, id));
     touch(`token:${id}`);
   });
+}
+
+/** Pushes the expiry of hosted agents' live credentials to `lifetimeMs` from now (the store's clock, the one every server reads). */
+export async function renewAgentCredentials(db: Db, ids: string[], lifetimeMs: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(tokens)
+    .set({ expiresAt: storeNow(lifetimeMs) })
+    .where(and(inArray(tokens.id, ids), isNull(tokens.revokedAt)));
+}
+
+/** Revokes the live credentials of the hosted agents of these threads, in `tx`; every server refuses them from the commit on. */
+export async function revokeAgentCredentials(tx: Db, touch: (topic: Topic) => void, threadIds: string[]): Promise<void> {
+  if (threadIds.length === 0) return;
+  const revoked = await tx
+    .update(tokens)
+    .set({ revokedAt: new Date() })
+    .where(and(inArray(tokens.threadId, threadIds), eq(tokens.kind, 'session'), eq(tokens.name, HOLDER_NAMES.agent), isNull(tokens.revokedAt)))
+    .returning({ id: tokens.id });
+  for (const { id } of revoked) touch(`token:${id}`);
 }
 
 function auditedOn(thread: ThreadScope) {

@@ -8,12 +8,13 @@
 // nesting thousands deep, megabytes of text) is made storable first, and the
 // entry says so; a batch the store refuses anyway is written entry by entry,
 // so one entry never takes another with it.
-import { and, desc, eq, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, lt, notInArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../store/db.js';
 import { isUuid } from '../store/ids.js';
 import { auditEntries, type Outcome } from '../store/schema.js';
 import { replaceUnstorable, storableJson } from '../store/storable.js';
 import { messageOf } from '../errors.js';
+import type { AuditRecord } from '../wire/audit.js';
 
 export interface AuditEntry {
   operator: string | null;
@@ -27,21 +28,8 @@ export interface AuditEntry {
   /** Already redacted: no secret value may be in it. */
   input: unknown;
   error?: string | null;
-}
-
-export interface AuditRecord {
-  id: number;
-  at: string;
-  operator: string | null;
-  via: string;
-  tool: string;
-  project: string | null;
-  environment: string | null;
-  thread: string | null;
-  proposal: string | null;
-  outcome: Outcome;
-  input: unknown;
-  error: string | null;
+  /** When it happened, for an entry written after the fact (a batch's, at its end); else when it is written. */
+  at?: Date;
 }
 
 export interface AuditQuery {
@@ -49,8 +37,14 @@ export interface AuditQuery {
   limit: number;
   tool?: string;
   operator?: string;
+  outcome?: Outcome;
   /** Entries older than this id. */
   before?: number;
+  /** Entries at or after this time, and before `until`. */
+  since?: Date;
+  until?: Date;
+  /** Leaves out runs of these tools (the reads, when only changes are wanted). */
+  excludeTools?: readonly string[];
 }
 
 const FLUSH_AFTER_MS = 25;
@@ -89,6 +83,11 @@ export class AuditLog {
   /** In the transaction of the write it records. */
   async write(tx: Db, entry: AuditEntry): Promise<void> {
     await insertRows(tx, [rowOf(entry)]);
+  }
+
+  /** Several, in order, in one insert, in the transaction of the writes they record. */
+  async writeAll(tx: Db, entries: readonly AuditEntry[]): Promise<void> {
+    if (entries.length > 0) await insertRows(tx, entries.map(rowOf));
   }
 
   /** Queues the entry of a read; it is written within milliseconds. */
@@ -134,7 +133,11 @@ export class AuditLog {
     const conditions: SQL[] = [eq(auditEntries.project, query.project)];
     if (query.tool) conditions.push(eq(auditEntries.tool, query.tool));
     if (query.operator) conditions.push(eq(auditEntries.operator, query.operator));
+    if (query.outcome) conditions.push(eq(auditEntries.outcome, query.outcome));
     if (query.before !== undefined) conditions.push(lt(auditEntries.id, query.before));
+    if (query.since) conditions.push(gte(auditEntries.at, query.since));
+    if (query.until) conditions.push(lt(auditEntries.at, query.until));
+    if (query.excludeTools?.length) conditions.push(notInArray(auditEntries.tool, [...query.excludeTools]));
     const rows = await this.db
       .select()
       .from(auditEntries)
@@ -174,7 +177,7 @@ function rowOf(entry: AuditEntry): Row {
   };
   const input = storableJson(entry.input ?? {}, INPUT_LIMITS);
   const row: Row = {
-    at: new Date().toISOString(),
+    at: (entry.at ?? new Date()).toISOString(),
     operator: text(entry.operator, NAME_LENGTH),
     via: text(entry.via, NAME_LENGTH),
     tool: text(entry.tool, NAME_LENGTH),

@@ -42,19 +42,24 @@ export async function deploy(db: Db, target: Target, path: string, revision?: nu
 export async function rollback(db: Db, target: Target, path: string): Promise<DeploymentView> {
   assertDeployable(path);
   await lockEnvironment(db, target.environment);
-  const where = target.environment.name;
+  return putLive(db, target, path, await rollbackTarget(db, target.environment, path), true);
+}
+
+/** The revision a rollback of `path` would put live again; a conflict when there is none. */
+export async function rollbackTarget(db: Db, environment: Environment, path: string): Promise<number> {
+  const where = environment.name;
   const [live] = await db
     .select({ revision: liveDocuments.revision, deployment: liveDocuments.deploymentNumber, since: documents.createdAt })
     .from(liveDocuments)
     .innerJoin(documents, eq(documents.id, liveDocuments.documentId))
-    .where(and(eq(liveDocuments.environmentId, target.environment.id), eq(liveDocuments.path, path)));
+    .where(and(eq(liveDocuments.environmentId, environment.id), eq(liveDocuments.path, path)));
   if (!live) throw conflict(`${path} is not live in ${where}; there is nothing to roll back`);
   const [previous] = await db
     .select({ revision: deployments.revision })
     .from(deployments)
     .where(
       and(
-        eq(deployments.environmentId, target.environment.id),
+        eq(deployments.environmentId, environment.id),
         eq(deployments.path, path),
         lt(deployments.number, live.deployment),
         ne(deployments.revision, live.revision),
@@ -67,7 +72,16 @@ export async function rollback(db: Db, target: Target, path: string): Promise<De
   if (!previous) {
     throw conflict(`${path} has been live in ${where} only at r${live.revision}; there is no earlier revision to roll back to`);
   }
-  return putLive(db, target, path, previous.revision, true);
+  return previous.revision;
+}
+
+/** What is live at `path` in the environment, as the store holds it now; null when nothing is. */
+export async function liveAt(db: Db, environment: Environment, path: string): Promise<{ revision: number; deployment: number } | null> {
+  const [live] = await db
+    .select({ revision: liveDocuments.revision, deployment: liveDocuments.deploymentNumber })
+    .from(liveDocuments)
+    .where(and(eq(liveDocuments.environmentId, environment.id), eq(liveDocuments.path, path)));
+  return live ?? null;
 }
 
 /** An environment's deployments, newest first. */
@@ -118,7 +132,7 @@ export async function liveConfig(db: Db, environment: Environment, path?: string
   return rows.map(({ deployedAt, text, ...row }) => ({ ...row, deployed_at: deployedAt.toISOString(), config: parseDocument(text) }));
 }
 
-function assertDeployable(path: string): void {
+export function assertDeployable(path: string): void {
   assertDocumentPath(path);
   if (path === SCHEMA_PATH) {
     throw invalid(`${SCHEMA_PATH} is the project's schema: checks use its current revision, so it is never deployed`);

@@ -114,13 +114,14 @@ export class LiveBodies {
     if (known) return known.entry;
     this.loads++;
     const kept: Kept = { entry: load(this.db, this.box, environmentId, path), projectId: null };
-    // While notices may be missed, nothing is kept beyond the read itself.
-    if (!this.changes.hearing) return kept.entry;
+    // While notices may be missed, nothing is kept beyond the read itself;
+    // those who ask while it is under way share it all the same.
+    const keep = this.changes.hearing;
     this.kept.set(key, kept);
     kept.entry.then(
       (entry) => {
         kept.projectId = entry?.projectId ?? null;
-        if (!entry) this.drop(key, kept);
+        if (!entry || !keep) this.drop(key, kept);
       },
       () => this.drop(key, kept),
     );

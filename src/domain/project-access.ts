@@ -1,5 +1,5 @@
 // A project as a caller sees it — its environments and what is live there,
-// with the caller's role — and the shapes of project and environment names:
+// its members, with the caller's role — and the shapes of project and environment names:
 // shared by the directory that holds projects in memory and the functions
 // that read and change them.
 import type { Role } from '../store/schema.js';
@@ -18,8 +18,16 @@ export interface Environment {
   id: string;
   name: string;
   protected: boolean;
+  /** 2: every change here is a change request a second operator approves (DESIGN.md §13); 1: it runs at once. */
+  approvalsRequired: number;
   /** What is live there, by path. */
   live: LiveEntry[];
+}
+
+/** A member of a project, as `list_members` shows them. */
+export interface Member {
+  operator: string;
+  role: Role;
 }
 
 export interface ProjectAccess {
@@ -29,4 +37,6 @@ export interface ProjectAccess {
   /** The caller's effective role: owners act as admin everywhere. */
   role: Role;
   environments: Environment[];
+  /** Every member with their role, by name. */
+  members: readonly Member[];
 }

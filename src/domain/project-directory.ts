@@ -1,5 +1,5 @@
-// The hot, rarely changing state of each project — its members' roles, its
-// environments, what is live in each — held in memory and dropped whenever
+// The hot, rarely changing state of each project — its members and their
+// roles, its environments, what is live in each — held in memory and dropped whenever
 // a committed write touches the project (here or on another server), so a
 // read costs no query. This is what DESIGN.md §11's read targets rest on.
 import { and, asc, eq, inArray } from 'drizzle-orm';
@@ -7,8 +7,8 @@ import type { Operator } from '../access/operators.js';
 import { notFound } from '../errors.js';
 import type { Changes, Topic } from '../store/changes.js';
 import type { Db } from '../store/db.js';
-import { environments, liveDocuments, memberships, projects, type Role } from '../store/schema.js';
-import { PROJECT_SLUG_PATTERN, type Environment, type ProjectAccess } from './project-access.js';
+import { environments, liveDocuments, memberships, operators, projects, type Role } from '../store/schema.js';
+import { PROJECT_SLUG_PATTERN, type Environment, type Member, type ProjectAccess } from './project-access.js';
 
 const SLUG = new RegExp(PROJECT_SLUG_PATTERN);
 
@@ -17,6 +17,8 @@ interface Snapshot {
   slug: string;
   name: string;
   roles: ReadonlyMap<string, Role>;
+  /** By operator name (names never change), as list_members shows them. */
+  members: readonly Member[];
   environments: Environment[];
 }
 
@@ -95,7 +97,7 @@ export class ProjectDirectory {
 function accessOf(snapshot: Snapshot, operator: Operator): ProjectAccess | null {
   const role = operator.owner ? 'admin' : snapshot.roles.get(operator.id);
   if (!role) return null;
-  return { id: snapshot.id, slug: snapshot.slug, name: snapshot.name, role, environments: snapshot.environments };
+  return { id: snapshot.id, slug: snapshot.slug, name: snapshot.name, role, environments: snapshot.environments, members: snapshot.members };
 }
 
 async function load(db: Db, slug: string): Promise<Snapshot | null> {
@@ -107,11 +109,13 @@ async function load(db: Db, slug: string): Promise<Snapshot | null> {
   if (!project) return null;
   const [members, envs] = await Promise.all([
     db
-      .select({ operatorId: memberships.operatorId, role: memberships.role })
+      .select({ operatorId: memberships.operatorId, operator: operators.name, role: memberships.role })
       .from(memberships)
-      .where(eq(memberships.projectId, project.id)),
+      .innerJoin(operators, eq(operators.id, memberships.operatorId))
+      .where(eq(memberships.projectId, project.id))
+      .orderBy(asc(operators.name)),
     db
-      .select({ id: environments.id, name: environments.name, protected: environments.protected })
+      .select({ id: environments.id, name: environments.name, protected: environments.protected, approvalsRequired: environments.approvalsRequired })
       .from(environments)
       .where(eq(environments.projectId, project.id))
       .orderBy(asc(environments.createdAt), asc(environments.name)),
@@ -133,6 +137,7 @@ async function load(db: Db, slug: string): Promise<Snapshot | null> {
   return {
     ...project,
     roles: new Map(members.map((m) => [m.operatorId, m.role])),
+    members: members.map(({ operator, role }) => ({ operator, role })),
     environments: envs.map((e) => ({
       ...e,
       live: live

@@ -2,11 +2,12 @@
 // the caller is no member of does not exist for them (404, never 403).
 import { eq } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, invalid, notFound } from '../errors.js';
 import type { Topic } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import { isUniqueViolation } from '../store/errors.js';
 import { environments, memberships, projects, type Role } from '../store/schema.js';
+import { lockEnvironment } from './environment-lock.js';
 import type { ProjectDirectory } from './project-directory.js';
 import type { Environment, ProjectAccess } from './project-access.js';
 
@@ -16,7 +17,17 @@ export interface ProjectView {
   slug: string;
   name: string;
   role: Role;
-  environments: { name: string; protected: boolean }[];
+  environments: EnvironmentView[];
+}
+
+export interface EnvironmentView {
+  name: string;
+  protected: boolean;
+  approvals_required: number;
+}
+
+export function describeEnvironment(environment: Environment): EnvironmentView {
+  return { name: environment.name, protected: environment.protected, approvals_required: environment.approvalsRequired };
 }
 
 export function findEnvironment(project: ProjectAccess, name: string): Environment {
@@ -30,7 +41,7 @@ export function describeProject(project: ProjectAccess): ProjectView {
     slug: project.slug,
     name: project.name,
     role: project.role,
-    environments: project.environments.map((e) => ({ name: e.name, protected: e.protected })),
+    environments: project.environments.map(describeEnvironment),
   };
 }
 
@@ -85,7 +96,7 @@ export async function createEnvironment(
     const [row] = await db
       .insert(environments)
       .values({ projectId: project.id, name: input.name, protected: input.protected })
-      .returning({ id: environments.id, name: environments.name, protected: environments.protected });
+      .returning({ id: environments.id, name: environments.name, protected: environments.protected, approvalsRequired: environments.approvalsRequired });
     if (!row) throw new Error('environment insert returned no row');
     return { ...row, live: [] };
   } catch (error) {
@@ -94,12 +105,54 @@ export async function createEnvironment(
   }
 }
 
-/** Protects or unprotects an environment; whether it was already so is reported, not refused. */
+export interface ProtectionChange {
+  protected?: boolean;
+  approvalsRequired?: number;
+}
+
+export interface Protection {
+  protected: boolean;
+  approvalsRequired: number;
+}
+
+/**
+ * What an environment's protection becomes: two approvals only where it is
+ * protected, and unprotecting it goes back to one. Refuses a change that names
+ * nothing, or two approvals on an unprotected environment.
+ */
+export function protectionAfter(environment: string, was: Protection, change: ProtectionChange): Protection {
+  if (change.protected === undefined && change.approvalsRequired === undefined) {
+    throw invalid('name protected, approvals_required or both: there is nothing to change');
+  }
+  const protect = change.protected ?? was.protected;
+  const approvals = change.approvalsRequired ?? (protect ? was.approvalsRequired : 1);
+  if (approvals > 1 && !protect) {
+    throw invalid(`${environment} is not protected, and only a protected environment may require ${approvals} approvals; send protected: true as well`);
+  }
+  return { protected: protect, approvalsRequired: approvals };
+}
+
+/**
+ * Protects or unprotects an environment, and sets how many approvals its
+ * changes require (protectionAfter). What it was is reported, not refused.
+ * Under the environment's lock, so it is ordered with the changes it governs.
+ */
 export async function setEnvironmentProtection(
   db: Db,
   environment: Environment,
-  value: boolean,
-): Promise<{ environment: string; protected: boolean; was: boolean }> {
-  await db.update(environments).set({ protected: value }).where(eq(environments.id, environment.id));
-  return { environment: environment.name, protected: value, was: environment.protected };
+  change: ProtectionChange,
+): Promise<{ environment: string } & ProtectionView & { was: ProtectionView }> {
+  const was = await lockEnvironment(db, environment);
+  const now = protectionAfter(environment.name, was, change);
+  await db.update(environments).set(now).where(eq(environments.id, environment.id));
+  return { environment: environment.name, ...protectionView(now), was: protectionView(was) };
+}
+
+interface ProtectionView {
+  protected: boolean;
+  approvals_required: number;
+}
+
+function protectionView(protection: Protection): ProtectionView {
+  return { protected: protection.protected, approvals_required: protection.approvalsRequired };
 }

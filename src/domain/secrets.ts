@@ -86,7 +86,20 @@ export async function deleteSecret(db: Db, environment: Environment, name: strin
     .delete(secrets)
     .where(and(eq(secrets.environmentId, environment.id), eq(secrets.name, name)))
     .returning({ name: secrets.name });
-  if (deleted.length === 0) throw notFound(`no such secret: ${name} in ${environment.name}`);
+  if (deleted.length === 0) throw noSuchSecret(name, environment);
+}
+
+export function noSuchSecret(name: string, environment: Environment) {
+  return notFound(`no such secret: ${name} in ${environment.name}`);
+}
+
+/** A secret's version, or null when the environment does not hold it. */
+export async function secretVersion(db: Db, environmentId: string, name: string): Promise<number | null> {
+  const [row] = await db
+    .select({ version: secrets.version })
+    .from(secrets)
+    .where(and(eq(secrets.environmentId, environmentId), eq(secrets.name, name)));
+  return row?.version ?? null;
 }
 
 /** The paths live in the environment whose text refers to the secret. */

@@ -26,7 +26,10 @@ import { toolRoutes } from './routes/tools.js';
 import { conceptRoutes } from './routes/concepts.js';
 import { agentRoutes } from './routes/agents.js';
 import { assistantRoutes } from './routes/assistant.js';
+import { changeRequestRoutes } from './routes/change-requests.js';
+import { projectChangeRoutes } from './routes/project-changes.js';
 import { turnRoutes } from './routes/turns.js';
+import { changeRoutes } from './routes/changes.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { compileAtTheEdge, createAjv } from '../validation/ajv.js';
 import { createServices, type ServiceConfig, type Services } from '../services.js';
@@ -77,7 +80,12 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
 
   const services = await createServices(store, config, app.log);
   // Held requests (?wait) answer at once, so closing never waits one out.
-  app.addHook('preClose', async () => services.changes.stopWaiting());
+  app.addHook('preClose', async () => {
+    services.changes.stopWaiting();
+    // Turns running here end as cancelled, with what they had said, rather than wait out their lease.
+    services.turns.close();
+    services.changeRequests.close();
+  });
   app.addHook('onClose', async () => {
     await services.agents.stopAll();
     await services.drain();
@@ -100,7 +108,7 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   await app.register(operationRoutes, { store, metrics: services.metrics.registry, metricsToken: config.metricsToken });
   await app.register(
     async (api) => {
-      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes, agentRoutes, turnRoutes]) {
+      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes, agentRoutes, turnRoutes, changeRoutes, projectChangeRoutes, changeRequestRoutes]) {
         await api.register(routes, { services });
       }
     },

@@ -1,11 +1,15 @@
 // The web console (web/, built into dist/web by `npm run build`): its hashed
-// assets served immutable, and index.html for every other page a browser asks
-// for, under a Content-Security-Policy that allows no inline script.
+// assets served immutable, compressed at build time, and
+// index.html for every other page a browser asks for, under a
+// Content-Security-Policy that allows no inline script. An editor route's
+// page names the editor's chunk for preloading, so its download starts with
+// the page rather than once the console's code has run.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { editorRouteOf } from '../wire/console-routes.js';
 
 /** dist/web from both src/http (tests) and dist/http (the built server). */
 export const CONSOLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
@@ -26,11 +30,30 @@ const CSP = [
 /** Paths that belong to the API and operations, never answered with the console. */
 const NOT_PAGES = /^\/(api(\/|$)|mcp(\/|$|\?)|metrics(\/|$|\?))/;
 
+/** The editor's chunk in the build's manifest. */
+const EDITOR_ENTRY = 'src/editor/EditorPage.tsx';
+
 export interface WebConsole {
   /** Serves the assets; register it at the root. */
   register(app: FastifyInstance): Promise<void>;
   /** Answers a GET for a page with index.html; false when the request is not for a page. */
   page(request: FastifyRequest, reply: FastifyReply): boolean;
+}
+
+/** index.html with the editor's chunk (and its styles) to preload, when the build's manifest names it. */
+async function editorIndex(dir: string, index: string): Promise<string> {
+  let entry: { file?: string; css?: string[] } | undefined;
+  try {
+    entry = (JSON.parse(await readFile(path.join(dir, '.vite', 'manifest.json'), 'utf8')) as Record<string, typeof entry>)[EDITOR_ENTRY];
+  } catch {
+    return index;
+  }
+  if (!entry?.file) return index;
+  const links = [
+    `<link rel="modulepreload" crossorigin href="/${entry.file}">`,
+    ...(entry.css ?? []).map((css) => `<link rel="preload" as="style" crossorigin href="/${css}">`),
+  ];
+  return index.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
 }
 
 /** The built console, or null when it has not been built (the API still serves). */
@@ -41,6 +64,7 @@ export async function loadConsole(dir = CONSOLE_DIR): Promise<WebConsole | null>
   } catch {
     return null;
   }
+  const onEditor = await editorIndex(dir, index);
   return {
     register: async (app) => {
       await app.register(async (assets) => {
@@ -55,6 +79,8 @@ export async function loadConsole(dir = CONSOLE_DIR): Promise<WebConsole | null>
           maxAge: '365d',
           index: false,
           schemaHide: true,
+          // The .br and .gz the build wrote beside each file, as the browser accepts.
+          preCompressed: true,
         });
       });
     },
@@ -62,6 +88,8 @@ export async function loadConsole(dir = CONSOLE_DIR): Promise<WebConsole | null>
       const method = request.method;
       if (method !== 'GET' && method !== 'HEAD') return false;
       if (NOT_PAGES.test(request.url) || !(request.headers.accept ?? '').includes('text/html')) return false;
+      const pathname = request.url.split('?')[0] ?? '';
+      const editor = editorRouteOf(pathname) !== null;
       void reply
         .code(200)
         .header('content-type', 'text/html; charset=utf-8')
@@ -71,7 +99,7 @@ export async function loadConsole(dir = CONSOLE_DIR): Promise<WebConsole | null>
         .header('x-frame-options', 'DENY')
         .header('referrer-policy', 'no-referrer')
         .header('x-content-type-options', 'nosniff')
-        .send(index);
+        .send(editor ? onEditor : index);
       return true;
     },
   };

@@ -3,6 +3,7 @@
 // ties the answer to the log line that has the details.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorKind } from '../errors.js';
+import { storeUnreachable } from '../store/connection-loss.js';
 import { STORABLE } from '../validation/ajv.js';
 
 export const STATUS: Record<ErrorKind, number> = {
@@ -38,8 +39,11 @@ export function registerErrorHandling(
   bodyLimitSentence: (limit: number) => string,
   fallback: Fallback = () => false,
 ): void {
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError, request, reply) => {
+    const error = storeUnreachable(thrown) ?? thrown;
     if (error instanceof AppError) {
+      // What broke behind a 503 of the store (a connection): the log keeps it.
+      if (error.cause !== undefined) request.log.warn({ err: error.cause, status: STATUS[error.kind] }, error.message);
       if (error.retryAfter !== undefined) void reply.header('retry-after', String(error.retryAfter));
       if (error.kind === 'bad_token') {
         // One line that says why, never the token itself (the logger redacts the header too).

@@ -3,7 +3,7 @@
 // catalogue that is JSON Schema, fetched at run time, and validated by the
 // executor; McpServer wants each tool registered up front with a Zod shape.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CONVERSATION_OUTPUT_SCHEMAS } from '../conversation/output-schemas.js';
 import { AppError } from '../errors.js';
@@ -36,21 +36,26 @@ export function buildMcpServer(backend: ToolBackend, settings: Pick<ConnectionSe
     return { tools: tools.filter((tool) => isListed(tool, settings)).map(mcpTool) };
   });
 
-  // Whatever stops a call (no such tool, input that misses the schema, the
-  // server gone) is a tool error with a sentence the model can act on, as
-  // the SDK's own McpServer answers an unknown tool.
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const { name, arguments: input = {} } = request.params;
-    const declaresOutput = Object.hasOwn(CONVERSATION_OUTPUT_SCHEMAS, name);
-    try {
-      return callResult(await backend.callTool(name, input), declaresOutput);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      if (error.kind === 'not_found') return errorResult(`no such tool: ${name}; tools/list names this connection's tools`);
-      return errorResult(error.message, declaresOutput);
-    }
-  });
+  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(backend, request.params.name, request.params.arguments ?? {}));
 
   return server;
+}
+
+/**
+ * A tools/call's result. Whatever stops a call (no such tool, input that
+ * misses the schema, the server gone) is a tool error with a sentence the
+ * model can act on, as the SDK's own McpServer answers an unknown tool; what
+ * is not an AppError is thrown (a JSON-RPC error). `/mcp` answers a lone
+ * tools/call with it directly (streamable-http.ts).
+ */
+export async function callTool(backend: ToolBackend, name: string, input: Record<string, unknown>): Promise<CallToolResult> {
+  const declaresOutput = Object.hasOwn(CONVERSATION_OUTPUT_SCHEMAS, name);
+  try {
+    return callResult(await backend.callTool(name, input), declaresOutput);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    if (error.kind === 'not_found') return errorResult(`no such tool: ${name}; tools/list names this connection's tools`);
+    return errorResult(error.message, declaresOutput);
+  }
 }
 

@@ -12,7 +12,27 @@ const CHANNEL = 'aion_changes';
  * environment: a deploy, a secret set), `token:<id>`, `operator:<id>` (every
  * token of an operator), `thread:<id>` (a conversation's shared context); `*` means anything.
  */
-export type Topic = `project:${string}` | `environment:${string}` | `token:${string}` | `operator:${string}` | `thread:${string}` | '*';
+export type Topic =
+  | `project:${string}`
+  | `environment:${string}`
+  | `token:${string}`
+  | `operator:${string}`
+  | `thread:${string}`
+  /** `documents:<project slug>`: a document of the project was written or deleted (the executor's write). */
+  | `documents:${string}`
+  /** `change-requests:<project slug>:<id>:<status>`: a change request was opened or decided (src/change-requests/topics.ts). */
+  | `change-requests:${string}`
+  | TurnTopic
+  /** `agent:<thread>`: the thread's agent lease changed hands, or the thread went (src/acp/agent-lease.ts). */
+  | `agent:${string}`
+  | '*';
+
+/**
+ * `turn:<thread>` (a turn of the thread started, stored events or ended),
+ * `turn-cancel:<thread>` (any server asked its turn to stop),
+ * `threads:<operator>:<thread>:<what>` (a thread of the operator changed: the console refreshes).
+ */
+export type TurnTopic = `turn:${string}` | `turn-cancel:${string}` | `threads:${string}`;
 
 export type ChangeListener = (topic: Topic) => void;
 
@@ -25,7 +45,7 @@ export interface ChangesLog {
 export class Changes {
   private readonly listeners = new Set<ChangeListener>();
   /** Aborted when the server closes: every held request answers at once. */
-  private readonly closing = new AbortController();
+  private readonly closer = new AbortController();
   private held = 0;
   private heard = true;
   /** Names this server in its notices, so it does not hear its own twice. */
@@ -45,14 +65,17 @@ export class Changes {
     return this.heard;
   }
 
+  private constructor(private readonly shared: boolean) {}
+
   static async open(store: Store, log: ChangesLog): Promise<Changes> {
-    const changes = new Changes();
+    const changes = new Changes(store.kind === 'postgres');
     await store.listen(
       CHANNEL,
       (payload) => {
         // `<server> <topic>`: this server told its own at commit already.
         const space = payload.indexOf(' ');
-        if (payload.slice(0, space) !== changes.origin) changes.emit(payload.slice(space + 1) as Topic);
+        if (payload.slice(0, space) === changes.origin) return;
+        for (const topic of payload.slice(space + 1).split('\n')) changes.emit(topic as Topic);
       },
       (connected) => {
         if (connected) log.info({}, 'change notices reach this server again; caches fill again');
@@ -79,20 +102,32 @@ export class Changes {
     const touched = new Set<Topic>();
     const result = await db.transaction(async (tx) => {
       const value = await work(tx, (topic) => touched.add(topic));
-      for (const topic of touched) await tx.execute(sql`select pg_notify(${CHANNEL}, ${`${this.origin} ${topic}`})`);
+      // The embedded store has no other server to tell.
+      if (this.shared) for (const payload of payloads(this.origin, touched)) await tx.execute(sql`select pg_notify(${CHANNEL}, ${payload})`);
       return value;
     });
     for (const topic of touched) this.emit(topic);
     return result;
   }
 
+  /** Announces what a write committed without a `touch` at hand (one the executor ran) touched. */
+  async announce(db: Db, topics: readonly Topic[]): Promise<void> {
+    if (this.shared) for (const payload of payloads(this.origin, topics)) await db.execute(sql`select pg_notify(${CHANNEL}, ${payload})`);
+    for (const topic of topics) this.emit(topic);
+  }
+
   private emit(topic: Topic): void {
     for (const listener of this.listeners) listener(topic);
   }
 
+  /** Aborts when the server closes: streams end with it. */
+  get closing(): AbortSignal {
+    return this.closer.signal;
+  }
+
   /** Answers every held request now: the server is closing. */
   stopWaiting(): void {
-    this.closing.abort();
+    this.closer.abort();
   }
 
   /**
@@ -108,12 +143,15 @@ export class Changes {
     ms: number,
     signal: AbortSignal,
   ): Promise<T> {
-    const stop = AbortSignal.any([signal, this.closing.signal]);
+    const stop = AbortSignal.any([signal, this.closer.signal]);
     const deadline = Date.now() + ms;
     let announced = false;
     let wake: (() => void) | null = null;
     const unsubscribe = this.subscribe((changed) => {
-      if (changed !== '*' && !topics.includes(changed)) return;
+      // A `*` told while notices do not arrive says only that they stopped
+      // (`heard` is already false): nothing new to read, and the store may be
+      // out of reach; the `*` that says they are back wakes every waiter.
+      if (changed === '*' ? !this.heard : !topics.includes(changed)) return;
       announced = true;
       wake?.();
     });
@@ -133,6 +171,27 @@ export class Changes {
       unsubscribe();
     }
   }
+}
+
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: topics go out a line each, in as few notices as fit. */
+const MAX_PAYLOAD_CHARS = 7000;
+
+/** `<server> <topic>\n<topic>…` notices naming every topic touched. */
+function payloads(origin: string, topics: Iterable<Topic>): string[] {
+  const out: string[] = [];
+  let lines: string[] = [];
+  let size = 0;
+  for (const topic of topics) {
+    if (lines.length > 0 && size + topic.length + 1 > MAX_PAYLOAD_CHARS) {
+      out.push(`${origin} ${lines.join('\n')}`);
+      lines = [];
+      size = 0;
+    }
+    lines.push(topic);
+    size += topic.length + 1;
+  }
+  if (lines.length > 0) out.push(`${origin} ${lines.join('\n')}`);
+  return out;
 }
 
 /** Resolves after `ms`, when `stop` aborts, or when the function handed to `onWake` is called. */

@@ -5,13 +5,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { reconnectingDb } from './connection-loss.js';
 import { dataFolderError, postgresStartError } from './errors.js';
 import { lockFolder } from './folder-lock.js';
 import { keepPrivate, makePrivateFolder } from './private-files.js';
@@ -22,6 +23,11 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction; it can stand wherever a Db is read or written. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** The rows of one raw statement (a CTE drizzle cannot build), on either driver: both answer with `rows`. */
+export async function queryRows<Row>(db: Db, statement: SQL): Promise<Row[]> {
+  return ((await db.execute(statement)) as unknown as { rows: Row[] }).rows;
+}
 
 export interface Store {
   readonly kind: 'pglite' | 'postgres';
@@ -118,7 +124,7 @@ function openPostgres(url: string): Store & { migrate(): Promise<void> } {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   // A dropped idle connection must not crash the server; the next query reconnects.
   pool.on('error', () => {});
-  const db = drizzlePostgres(pool, { schema }) as unknown as Db;
+  const db = reconnectingDb(pool);
   const listening = new PostgresListener(url);
   return {
     kind: 'postgres',

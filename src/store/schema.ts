@@ -16,6 +16,8 @@ import {
   uuid,
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
+import { AUDIT_OUTCOMES } from '../wire/audit.js';
+import { CHANGE_REQUEST_STATUSES } from '../wire/change-request-status.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -44,6 +46,8 @@ export const environments = pgTable(
       .references(() => projects.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     protected: boolean('protected').notNull().default(false),
+    /** 1: one operator's word runs a change here; 2: a second operator approves each change first (a change request). */
+    approvalsRequired: integer('approvals_required').notNull().default(1),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('environments_project_name').on(t.projectId, t.name)],
@@ -185,8 +189,7 @@ export const secrets = pgTable(
   (t) => [primaryKey({ columns: [t.environmentId, t.name] })],
 );
 
-const OUTCOMES = ['ok', 'error', 'refused'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
+export type Outcome = (typeof AUDIT_OUTCOMES)[number];
 
 export const auditEntries = pgTable(
   'audit_entries',
@@ -201,7 +204,7 @@ export const auditEntries = pgTable(
     environment: text('environment'),
     threadId: uuid('thread_id'),
     proposalId: uuid('proposal_id'),
-    outcome: text('outcome', { enum: OUTCOMES }).notNull(),
+    outcome: text('outcome', { enum: AUDIT_OUTCOMES }).notNull(),
     /** The input with secret values replaced by `[redacted]`. */
     input: jsonb('input').notNull(),
     error: text('error'),
@@ -225,8 +228,9 @@ export const threads = pgTable(
     agent: text('agent'),
     /** The agent's session id, for session/load when its process starts again. */
     agentSession: text('agent_session'),
-    /** Set while a turn runs; a turn claims it with a conditional update, across servers. */
-    turnStartedAt: timestamp('turn_started_at', { withTimezone: true }),
+    /** The server whose process holds the thread's agent (one in the cluster), while its lease lasts. */
+    agentServer: text('agent_server'),
+    agentLeaseUntil: timestamp('agent_lease_until', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -247,6 +251,8 @@ export const messages = pgTable(
     text: text('text').notNull(),
     /** The raw exchange of an answer (model messages: text, tool_use, tool_result), replayed as history. */
     blocks: jsonb('blocks'),
+    /** A built-in answer's tool calls as the thread shows them (inputs and results cut), stored with it so no read goes through `blocks`. */
+    toolCalls: jsonb('tool_calls'),
     stopReason: text('stop_reason'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -280,6 +286,8 @@ export const proposals = pgTable(
     status: text('status', { enum: PROPOSAL_STATUSES }).notNull().default('pending'),
     result: jsonb('result'),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
+    /** Accepted where two approvals are required: the change request it waits on (pending until that is decided). */
+    changeRequestId: uuid('change_request_id').references((): AnyPgColumn => changeRequests.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [index('proposals_thread').on(t.threadId, t.messageId, t.position)],
@@ -384,3 +392,104 @@ export const instanceFacts = pgTable('instance_facts', {
   name: text('name').primaryKey(),
   value: text('value').notNull(),
 });
+
+/**
+ * A thread's turn: one runs per thread at a time (the partial unique index),
+ * held by the server running it while it renews `leaseUntil`. An expired
+ * lease frees the thread: the turn is stored as an interrupted answer.
+ */
+export const turns = pgTable(
+  'turns',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    threadId: uuid('thread_id')
+      .notNull()
+      .references(() => threads.id, { onDelete: 'cascade' }),
+    /** The agent answering; null for the built-in assistant. */
+    agent: text('agent'),
+    /** The server running it, by its name (AION_SERVER_NAME). */
+    server: text('server').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    leaseUntil: timestamp('lease_until', { withTimezone: true }).notNull(),
+    /** Written by any server's cancel; the server running the turn hears it. */
+    cancelRequested: boolean('cancel_requested').notNull().default(false),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    stopReason: text('stop_reason'),
+  },
+  (t) => [
+    uniqueIndex('turns_running_thread').on(t.threadId).where(sql`${t.endedAt} is null`),
+    index('turns_running_lease').on(t.leaseUntil).where(sql`${t.endedAt} is null`),
+    index('turns_ended').on(t.endedAt),
+  ],
+);
+
+/** What a turn did, in order, as followers over SSE see it; pruned a while after the turn ends. */
+export const turnEvents = pgTable(
+  'turn_events',
+  {
+    turnId: uuid('turn_id')
+      .notNull()
+      .references(() => turns.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    event: jsonb('event').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.turnId, t.seq] })],
+);
+
+/** The servers sharing this store: which agents each can run, and when it was last seen. */
+export const servers = pgTable('servers', {
+  name: text('name').primaryKey(),
+  agents: jsonb('agents').notNull().default([]),
+  seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A change to an environment that requires two approvals, held until a second
+ * operator approves (it runs then, once) or declines it. What it would run is
+ * kept with secret values sealed; what it would change and the checker's
+ * verdict are recorded when asked, so staleness is what moved since.
+ */
+export const changeRequests = pgTable(
+  'change_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    environmentId: uuid('environment_id')
+      .notNull()
+      .references(() => environments.id, { onDelete: 'cascade' }),
+    tool: text('tool').notNull(),
+    /** The input as it would run, secret values replaced by `[redacted]`. */
+    input: jsonb('input').notNull(),
+    /** The secret values of the input, sealed under the instance key (JSON of field to value); null when it has none. */
+    sealed: text('sealed'),
+    permission: text('permission').notNull(),
+    /** The summary rows, as a proposal of the same call shows them. */
+    rows: jsonb('rows').notNull(),
+    requesterId: uuid('requester_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    via: text('via', { enum: VIAS }).notNull(),
+    reason: text('reason'),
+    /** Ids, not references: the request outlives the conversation that asked. */
+    threadId: uuid('thread_id'),
+    proposalId: uuid('proposal_id'),
+    /** What would change, as it stood when asked (src/change-requests/what-changes.ts). */
+    change: jsonb('change').notNull(),
+    /** The checker's diagnostics for the environment, for a document change; null otherwise. */
+    verdict: jsonb('verdict'),
+    status: text('status', { enum: CHANGE_REQUEST_STATUSES }).notNull().default('pending'),
+    deciderId: uuid('decider_id').references(() => operators.id, { onDelete: 'set null' }),
+    comment: text('comment'),
+    result: jsonb('result'),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('change_requests_project').on(t.projectId, t.createdAt),
+    index('change_requests_requester').on(t.requesterId, t.createdAt),
+    index('change_requests_pending').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
+  ],
+);

@@ -6,11 +6,17 @@
 // decision that lost its claim (conflict) throw, so REST can answer 404, 422
 // and 409. A caller that proposes (the assistant, a session credential) says
 // so in its invocation: then a write never runs, it is handed to `propose`,
-// and only an accept — a run with a claim — runs it.
+// and only an accept — a run with a claim — runs it. A write to an
+// environment that requires two approvals runs for nobody alone: it becomes a
+// change request (the desk records it), and runs only when a second operator
+// approves it — a decision that `approves` it (DESIGN.md §13).
+import { randomUUID } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
 import { can, ENVIRONMENT_PERMISSIONS, refusal } from '../access/can.js';
 import type { Operator } from '../access/operators.js';
-import { findEnvironment, type Environment, type ProjectAccess } from '../domain/projects.js';
+import type { AuditEntry } from '../domain/audit.js';
+import { lockEnvironment } from '../domain/environment-lock.js';
+import { findEnvironment, type Environment, type ProjectAccess, type Protection } from '../domain/projects.js';
 import { AppError, conflict, invalid, notFound, type ErrorKind } from '../errors.js';
 import type { Changes, Topic } from '../store/changes.js';
 import type { Db } from '../store/db.js';
@@ -55,6 +61,8 @@ export interface ToolCallResponse {
 /** A response, with the kind of failure kept for callers that map it to a status. */
 export interface ToolOutcome extends ToolCallResponse {
   failure: ErrorKind | null;
+  /** The change request opened instead of running the write (its environment requires two approvals). */
+  changeRequest?: string;
 }
 
 /** A call that passed every check but running: the tool, its filled input, where it acts. */
@@ -77,29 +85,86 @@ export interface ProposedWrite {
 }
 
 /**
- * Deciding a proposal: `claim` runs first inside the write's transaction and
- * answers why it cannot claim (someone else decided it, it is no longer
- * executable), or null; then nothing runs and `run` throws a conflict with
- * that sentence. After the claim the call is admitted (the permission checked
- * again, as the accepting operator), run, and `settle` stores the result in
- * the same transaction.
+ * A decision that runs a write: `claim` runs first inside the write's
+ * transaction and answers why it cannot claim (someone else decided it, it is
+ * no longer executable), or null; then nothing runs and `run` throws a
+ * conflict with that sentence. After the claim the call is admitted (the
+ * permission checked again, as the invocation's operator), run, and `settle`
+ * stores the result in the same transaction.
  */
-export interface Decision {
+interface Deciding {
   claim: (tx: Db) => Promise<string | null>;
   settle: (tx: Db, result: ToolResult) => Promise<void>;
-  /** Decide inside this enclosing transaction (accept-all), in a savepoint of its own. */
+  /** Decide inside this enclosing transaction (accept-all, an approval), in a savepoint of its own. */
   batch?: Batch;
 }
+
+/**
+ * Accepting a proposal. Where the write's environment requires two approvals
+ * it does not run: a change request is opened, and `hold` (after the claim, in
+ * the same transaction) leaves the proposal waiting on it instead of decided.
+ */
+export interface Accepting extends Deciding {
+  hold: (tx: Db, changeRequest: string) => Promise<void>;
+}
+
+/** A second operator's approval of a change request (its id): the write runs, as its requester. */
+export interface Approving extends Deciding {
+  approves: string;
+}
+
+export type Decision = Accepting | Approving;
+
+/** Where a write goes instead of running when its environment requires two approvals (src/change-requests). */
+export interface ChangeRequestDesk {
+  /** Records the request in `tx`; answers the call's result, which names it. */
+  open(tx: Db, touch: (topic: Topic) => void, change: RequestedChange): Promise<ToolResult>;
+}
+
+/** A write held for a second operator: what would run, who asked, where. */
+export interface RequestedChange {
+  id: string;
+  operator: Operator;
+  via: Via;
+  tool: Tool;
+  /** As it would run, secret values included: the desk seals them. */
+  input: Record<string, unknown>;
+  /** The input as the audit keeps it. */
+  redacted: unknown;
+  project: ProjectAccess;
+  environment: Environment;
+  rows: ProposalRow[];
+  threadId: string | null;
+  proposalId: string | null;
+}
+
+/** How the audit names the opening of a change request: a write held, not run. */
+export const CHANGE_REQUEST_OPENED = 'change_request:open';
 
 /**
  * An enclosing transaction several decisions run in, one savepoint each: a
  * failing one rolls back to its savepoint, the ones before it stay. After a
  * decision changed what the project directory holds, the next ones resolve
- * their project through the transaction, not from memory.
+ * their project through the transaction, not from memory. Made by
+ * `Executor.batch`, which writes the audit entries of the decisions kept in
+ * one insert when the batch ends, still in its transaction.
+ *
+ * The gate's lock on an environment is taken once per batch: a kept savepoint
+ * that took it leaves it held by the enclosing transaction until it ends, so
+ * how the environment is protected, read under it, holds for every later
+ * decision — unless a decision of the batch itself changed a project's shape
+ * (which is how a change of protection is announced): then it is read again.
+ * Only its type is exported: a batch made elsewhere would never write its entries.
  */
-export class Batch {
+class Batch {
   /** A decision of this batch changed what the project directory holds. */
   fresh = false;
+  /** The environments this transaction holds locked (a kept savepoint took the lock), with their protection as read under it. */
+  private readonly locked = new Map<string, Protection>();
+  /** Bumped by every change of a project's shape in this batch: a protection read before one is not kept. */
+  private shape = 0;
+  /** The audit entries of the decisions kept (their savepoints released), in order, with when each ran. */
+  readonly entries: AuditEntry[] = [];
 
   constructor(
     readonly tx: Db,
@@ -109,9 +174,38 @@ export class Batch {
   touch(topic: Topic): void {
     // Only a change of the project itself (roles, environments) makes memory stale for the rest of the batch;
     // an environment's deploys and secrets are not what resolving a proposal reads.
-    if (topic === '*' || topic.startsWith('project:')) this.fresh = true;
+    if (topic === '*' || topic.startsWith('project:')) {
+      this.fresh = true;
+      this.shape++;
+      this.locked.clear();
+    }
     this.announce(topic);
   }
+
+  /** How the environment is protected, if this transaction holds it locked already; else the caller locks it. */
+  protection(environmentId: string): Protection | undefined {
+    return this.locked.get(environmentId);
+  }
+
+  /** Where the next read under a lock stands: a change of shape after it makes that read stale. */
+  get mark(): number {
+    return this.shape;
+  }
+
+  /** A decision's savepoint was kept: its audit entry is the batch's to write, and a lock it took (at `mark`) holds until the batch ends. */
+  keep(entry: AuditEntry, taken: LockTaken | undefined): void {
+    this.entries.push(entry);
+    if (taken?.mark === this.shape) this.locked.set(taken.environmentId, taken.protection);
+  }
+}
+
+export type { Batch };
+
+/** The gate's lock, taken in a decision's savepoint: kept by its batch once the savepoint is. */
+interface LockTaken {
+  environmentId: string;
+  protection: Protection;
+  mark: number;
 }
 
 /** A claim that could not be taken, with why. */
@@ -139,6 +233,16 @@ export interface ToolRun {
 /** An invocation being handled, with when it began. */
 type Call = Invocation & { startedAt: number };
 
+/** An audit entry as the executor writes it: always an operator and a via. */
+type Entry = Required<Omit<AuditEntry, 'at'>> & { operator: string; via: Via };
+
+/** What a write committed: its result and audit entry, and the change request it opened instead of running, if it did. */
+interface Written {
+  result: ToolResult;
+  entry: Entry;
+  requested?: string;
+}
+
 export interface ToolDescriptor {
   name: string;
   description: string;
@@ -156,12 +260,17 @@ export interface ExecutorDeps {
   db: Db;
   changes: Changes;
   services: ToolServices;
+  requests: ChangeRequestDesk;
   log: (error: unknown, message: string) => void;
   /** Told of every run once it is audited (a write: once it committed). */
   observe: (run: ToolRun) => void;
 }
 
 const REDACTED = '[redacted]';
+
+/** Why the assistant, or an agent with a session credential, may not decide a change request. */
+const PERSONAL_ACT =
+  "decides a change request, which is a person's act: approve or decline it with your own token (the console, the REST API or your MCP client), never through the assistant or a session credential";
 
 export class Executor {
   private readonly tools = new Map<string, { tool: Tool; validate: ValidateFunction }>();
@@ -179,18 +288,32 @@ export class Executor {
   }
 
   /**
+   * Runs `work` with a batch in `tx` (a transaction of `changes`, whose
+   * `touch` it is): the decisions handed the batch run in a savepoint each,
+   * and the audit entries of those kept are written together once `work`
+   * ends, in `tx`.
+   */
+  async batch<T>(tx: Db, touch: (topic: Topic) => void, work: (batch: Batch) => Promise<T>): Promise<T> {
+    const batch = new Batch(tx, touch);
+    const value = await work(batch);
+    await this.deps.services.audit.writeAll(tx, batch.entries);
+    return value;
+  }
+
+  /**
    * Every tool that exists for the caller, with whether the operator could
    * run it where `where` points (advisory); the conversation tools only for a
    * conversation. A filtered-out tool does not exist; on a read-only
    * connection neither does one that changes anything. `where` is also the
    * caller's scope, which fills a `project` or `environment` left out, unless
    * `scopeFills` is false (the REST route fills nothing): then the published
-   * schema requires what the tool needs.
+   * schema requires what the tool needs. A caller that proposes its writes
+   * (`proposing`) is allowed no tool that decides a change request.
    */
   async describe(
     operator: Operator,
     where: { project?: string | null; environment?: string | null },
-    options: Restrictions & { scopeFills?: boolean } = {},
+    options: Restrictions & { scopeFills?: boolean; proposing?: boolean } = {},
   ): Promise<ToolDescriptor[]> {
     const projects = await this.projectsWhere(operator, where.project);
     const fills = options.scopeFills === false ? {} : where;
@@ -206,7 +329,9 @@ export class Executor {
       input_schema: publishedSchema(tool, fills),
       permission: tool.permission,
       tag: tool.tag,
-      allowed: tool.scope === 'none' || projects.some((project) => this.allowedIn(tool, project, where.environment)),
+      allowed:
+        !(tool.decides && options.proposing) &&
+        (tool.scope === 'none' || projects.some((project) => this.allowedIn(tool, project, where.environment))),
       ...(tool.output_schema ? { output_schema: tool.output_schema } : {}),
       ...(tool.editsSharedBuffer ? { edits_buffer: true as const } : {}),
     }));
@@ -285,6 +410,9 @@ export class Executor {
       const what = tool.tag === 'write' ? 'a write tool' : "a tool that changes the operator's editor";
       return this.refuse(invocation, tool, redacted, project, environment, `${name} is ${what}, and this connection is read-only`);
     }
+    if (tool.decides && (invocation.propose || invocation.conversation || invocation.via === 'assistant')) {
+      return this.refuse(invocation, tool, redacted, project, environment, `${name} ${PERSONAL_ACT}`);
+    }
     if (project && !this.permits(tool, project, environment)) {
       const permission = tool.permission ?? 'project:read';
       return this.refuse(invocation, tool, redacted, project, environment, refusal(project.role, permission, project.slug, environment));
@@ -295,38 +423,103 @@ export class Executor {
   private async execute(invocation: Call, admitted: Admitted): Promise<ToolOutcome> {
     const { tool, input, redacted, project, environment } = admitted;
     try {
-      if (tool.tag === 'read') {
+      if (tool.tag === 'read' || tool.decides) {
         const result = await tool.run(this.context(invocation, admitted, this.deps.db), input);
-        this.audit(invocation, tool, redacted, project, environment, 'ok', null);
+        // A decision wrote its entry in its own transaction, naming the change request's project.
+        if (tool.decides) this.observe(invocation, this.entry(invocation, tool.name, redacted, project, environment, 'ok', null));
+        else this.audit(invocation, tool, redacted, project, environment, 'ok', null);
         return { tool: tool.name, is_error: false, result, failure: null };
       }
-      const { result, entry } = await this.deps.changes.transaction(this.deps.db, (tx, touch) => this.write(invocation, admitted, tx, touch));
+      const { result, entry, requested } = await this.deps.changes.transaction(this.deps.db, async (tx, touch): Promise<Written> => {
+        const held = await this.heldFor(admitted, tx);
+        return held ? this.request(invocation, admitted, held, tx, touch, true) : this.write(invocation, admitted, tx, touch, true);
+      });
       this.observe(invocation, entry);
-      return { tool: tool.name, is_error: false, result, failure: null };
+      return { tool: tool.name, is_error: false, result, failure: null, ...(requested ? { changeRequest: requested } : {}) };
     } catch (error) {
       return this.fail(invocation, tool, redacted, project, environment, error);
     }
   }
 
-  /** Claim, admit (the permission checked again), run, settle, audit: one transaction, or one savepoint of a batch. */
-  private async decide(invocation: Call, name: string, input: unknown, { claim, settle, batch }: Decision): Promise<ToolOutcome> {
+  /**
+   * Where a write would act when that environment requires two approvals
+   * (read under its lock in the write's transaction, so a change of the rule
+   * on another server is never missed); null when it may run. In a batch, the
+   * lock its transaction holds already answers, and a lock taken here is told
+   * to `took`, for the batch to keep once the savepoint is kept.
+   */
+  private async heldFor(
+    admitted: Admitted,
+    tx: Db,
+    batch?: Batch,
+    took?: (taken: LockTaken) => void,
+  ): Promise<{ project: ProjectAccess; environment: Environment } | null> {
+    const { tool, project, environment } = admitted;
+    if (tool.tag !== 'write' || !project || !environment) return null;
+    let protection = batch?.protection(environment.id);
+    if (!protection) {
+      const mark = batch?.mark ?? 0;
+      protection = await lockEnvironment(tx, environment);
+      took?.({ environmentId: environment.id, protection, mark });
+    }
+    return protection.approvalsRequired > 1 ? { project, environment } : null;
+  }
+
+  /** Opens a change request for the write instead of running it, with its audit entry (unless its batch writes it), in `tx`. */
+  private async request(
+    invocation: Call,
+    admitted: Admitted,
+    { project, environment }: { project: ProjectAccess; environment: Environment },
+    tx: Db,
+    touch: (topic: Topic) => void,
+    audited: boolean,
+  ): Promise<Written & { requested: string }> {
+    const { tool, input, redacted } = admitted;
+    const id = randomUUID();
+    const { threadId = null, proposalId = null } = invocation;
+    const rows = proposedWrite(admitted).rows;
+    const result = await this.deps.requests.open(tx, touch, { id, operator: invocation.operator, via: invocation.via, tool, input, redacted, project, environment, rows, threadId, proposalId });
+    const entry = this.entry(invocation, CHANGE_REQUEST_OPENED, { change_request: id, tool: tool.name, input: redacted }, project, environment, 'ok', null);
+    if (audited) await this.deps.services.audit.write(tx, entry);
+    return { result, entry, requested: id };
+  }
+
+  /**
+   * Claim, admit (the permission checked again), run, settle, audit: one
+   * transaction, or one savepoint of a batch. An accept where two approvals
+   * are required opens a change request and holds instead of running.
+   */
+  private async decide(invocation: Call, name: string, input: unknown, decision: Decision): Promise<ToolOutcome> {
+    const { claim, settle, batch } = decision;
     let admitted: Admitted | undefined;
-    const work = async (tx: Db, touch: (topic: Topic) => void) => {
+    let locked: LockTaken | undefined;
+    const work = async (tx: Db, touch: (topic: Topic) => void): Promise<Written> => {
       const lost = await claim(tx);
       if (lost) throw new ClaimLost(lost);
       const checked = await this.admit(invocation, name, input, { tx, fresh: batch?.fresh ?? false });
       if ('is_error' in checked) throw new NotAdmitted(checked);
       admitted = checked;
-      const written = await this.write(invocation, checked, tx, touch);
+      const held = 'hold' in decision && (await this.heldFor(checked, tx, batch, (taken) => (locked = taken)));
+      // In a batch, the entry is written with the others when the batch ends, if this savepoint is kept.
+      if (held) {
+        const requested = await this.request(invocation, checked, held, tx, touch, !batch);
+        await decision.hold(tx, requested.requested);
+        return requested;
+      }
+      const written = await this.write(invocation, checked, tx, touch, !batch);
       await settle(tx, written.result);
       return written;
     };
     try {
-      const { result, entry } = batch
-        ? await batch.tx.transaction((savepoint) => work(savepoint, (topic) => batch.touch(topic)))
-        : await this.deps.changes.transaction(this.deps.db, work);
+      let written: Written;
+      if (batch) {
+        written = await batch.tx.transaction((savepoint) => work(savepoint, (topic) => batch.touch(topic)));
+        // Kept: its entry is the batch's to write, and the lock it took the batch's to hold (a savepoint rolled back lets its locks go).
+        batch.keep({ ...written.entry, at: new Date() }, locked);
+      } else written = await this.deps.changes.transaction(this.deps.db, work);
+      const { result, entry, requested } = written;
       this.observe(invocation, entry);
-      return { tool: name, is_error: false, result, failure: null };
+      return { tool: name, is_error: false, result, failure: null, ...(requested ? { changeRequest: requested } : {}) };
     } catch (error) {
       if (error instanceof ClaimLost) throw conflict(error.message);
       if (error instanceof NotAdmitted) return error.outcome;
@@ -336,19 +529,18 @@ export class Executor {
     }
   }
 
-  /** A write's effect and its audit entry, in the transaction `tx`. */
-  /** Runs a write and its audit entry in `tx`; the entry is also what the metrics observe once it commits. */
-  private async write(
-    invocation: Call,
-    admitted: Admitted,
-    tx: Db,
-    touch: (topic: Topic) => void,
-  ): Promise<{ result: ToolResult; entry: ReturnType<Executor['entry']> }> {
+  /**
+   * Runs a write and its audit entry in `tx` (unless its batch writes the entry); the entry is also what the metrics
+   * observe once it commits.
+   */
+  private async write(invocation: Call, admitted: Admitted, tx: Db, touch: (topic: Topic) => void, audited: boolean): Promise<Written> {
     const { tool, input, redacted, project, environment } = admitted;
     const result = await tool.run(this.context(invocation, admitted, tx), input);
-    const entry = this.entry(invocation, tool, redacted, project, environment, 'ok', null);
-    await this.deps.services.audit.write(tx, entry);
+    const entry = this.entry(invocation, tool.name, redacted, project, environment, 'ok', null);
+    if (audited) await this.deps.services.audit.write(tx, entry);
     if (project && tool.reshapesProject) touch(`project:${project.id}`);
+    // A document written or deleted reshapes nothing a server caches, but the consoles showing the project follow it.
+    else if (project && tool.scope === 'project') touch(`documents:${project.slug}`);
     // What services read there (deploys, secrets) may have changed.
     if (environment) touch(`environment:${environment.id}`);
     return { result, entry };
@@ -426,17 +618,17 @@ export class Executor {
 
   private entry(
     invocation: Call,
-    tool: Tool,
+    tool: string,
     input: unknown,
     project: ProjectAccess | null,
     environment: Environment | null,
     outcome: Outcome,
     error: string | null,
-  ) {
+  ): Entry {
     return {
       operator: invocation.operator.name,
       via: invocation.via,
-      tool: tool.name,
+      tool,
       project: project?.slug ?? null,
       environment: environment?.name ?? null,
       threadId: invocation.threadId ?? null,
@@ -447,13 +639,21 @@ export class Executor {
     };
   }
 
-  private audit(...args: Parameters<Executor['entry']>): void {
-    const entry = this.entry(...args);
+  private audit(
+    invocation: Call,
+    tool: Tool,
+    input: unknown,
+    project: ProjectAccess | null,
+    environment: Environment | null,
+    outcome: Outcome,
+    error: string | null,
+  ): void {
+    const entry = this.entry(invocation, tool.name, input, project, environment, outcome, error);
     this.deps.services.audit.record(entry);
-    this.observe(args[0], entry);
+    this.observe(invocation, entry);
   }
 
-  private observe(call: Call, entry: ReturnType<Executor['entry']>): void {
+  private observe(call: Call, entry: Entry): void {
     const { operator, tool, via, project, environment, outcome } = entry;
     const seconds = (performance.now() - call.startedAt) / 1000;
     this.deps.observe({ reqId: call.requestId ?? null, operator, tool, via, project, environment, outcome, seconds });

@@ -6,6 +6,7 @@ import type { Operator } from '../access/operators.js';
 import type { Environment, ProjectAccess } from '../domain/projects.js';
 import type { Db } from '../store/db.js';
 import type { Via } from '../store/schema.js';
+import type { ProposalRow } from '../wire/proposal.js';
 import type { ToolServices } from './services.js';
 
 export type Tag = 'read' | 'write';
@@ -14,10 +15,8 @@ export type Audience = 'public' | 'conversation';
 /** Which scope fields a tool takes; the caller's scope fills the ones left out. */
 export type ScopeNeed = 'none' | 'project' | 'environment' | 'project, optional environment';
 
-export interface ProposalRow {
-  k: string;
-  v: string;
-}
+/** A proposal's summary row, as the thread answers it. */
+export type { ProposalRow };
 
 export type ToolResult = Record<string, unknown>;
 
@@ -59,10 +58,16 @@ export interface Tool {
   reshapesProject: boolean;
   /** Input fields holding secret values, replaced by `[redacted]` in the audit. */
   secretFields: readonly string[];
-  /** Changes the operator's unsaved editor buffer (a read of the store all the same): refused on a read-only connection. */
   /** JSON Schema of a successful result, when the tool declares one (MCP's outputSchema). */
   output_schema?: Record<string, unknown>;
+  /** Changes the operator's unsaved editor buffer (a read of the store all the same): refused on a read-only connection. */
   editsSharedBuffer: boolean;
+  /**
+   * Decides a change request: a person's act, refused to the assistant and to
+   * session credentials. It runs its own transaction (the change it approves
+   * runs through the executor inside it) and writes its audit entry there.
+   */
+  decides: boolean;
   /** The proposal's summary rows (writes), after the project and environment rows the executor puts first. */
   rows(input: Record<string, unknown>): ProposalRow[];
   run(ctx: ToolContext, input: Record<string, unknown>): Promise<ToolResult>;
@@ -79,6 +84,7 @@ type Spec<I, N extends ScopeNeed> = {
   secretFields?: readonly string[];
   output_schema?: Record<string, unknown>;
   editsSharedBuffer?: boolean;
+  decides?: boolean;
   rows?: (input: I) => ProposalRow[];
   run: (ctx: ScopedContext<N>, input: I) => Promise<ToolResult>;
 };
@@ -105,6 +111,7 @@ export function withInput<const S extends JSONSchema>(input_schema: S) {
         secretFields: spec.secretFields ?? [],
         ...(spec.output_schema ? { output_schema: spec.output_schema } : {}),
         editsSharedBuffer: spec.editsSharedBuffer ?? false,
+        decides: spec.decides ?? false,
         rows: (input) => (spec.rows ? spec.rows(input as never) : []),
         run: (ctx, input) => spec.run(ctx as ScopedContext<N>, input as never),
       };
@@ -120,3 +127,6 @@ export const scopeProperties = {
   project: { type: 'string', maxLength: NAME_LENGTH, description: "Project slug; defaults to the caller's project." },
   environment: { type: 'string', maxLength: NAME_LENGTH, description: "Environment name; defaults to the caller's environment." },
 } as const;
+
+/** Why a change to an environment is made: what a change request keeps, where the environment requires two approvals. */
+export const reasonProperty = { type: 'string', maxLength: 2000, description: 'Why (kept with a change request).' } as const;

@@ -11,6 +11,7 @@ import { client, type Client } from '../helpers/http.js';
 import { alive } from '../helpers/process.js';
 import { scratchFolder } from '../helpers/scratch.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
 
 interface ToolCall {
   id: string;
@@ -247,7 +248,7 @@ describe('a turn of the demo agent', () => {
   it('cancels a running turn', async () => {
     const thread = await openThread();
     const running = ada.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: '/slow 30000\n/say never' });
-    await waitFor(() => server.services.running.cancel(thread.id));
+    await waitFor(() => server.services.turns.cancel(thread.id));
     const answer = await running;
     expect(answer.status).toBe(200);
     expect(lastAnswer(answer.body as Thread)).toMatchObject({ stop_reason: 'cancelled' });
@@ -269,11 +270,3 @@ describe('a turn of the demo agent', () => {
     expect(await server.services.db.select().from(tokens).where(eq(tokens.threadId, thread.id))).toHaveLength(0);
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('the condition never held');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

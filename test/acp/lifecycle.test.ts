@@ -7,6 +7,8 @@ import { tokens } from '../../src/store/schema.js';
 import { client, type Client } from '../helpers/http.js';
 import { alive } from '../helpers/process.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { followTurn } from '../helpers/sse.js';
+import { waitFor } from '../helpers/wait.js';
 
 interface Thread {
   id: string;
@@ -63,7 +65,7 @@ describe('lifecycle', () => {
   it('cancels a built-in turn by aborting its model call', async () => {
     const id = await openThread(ada, null);
     const running = ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/slow 20000\n/say late' });
-    await waitFor(() => quick.services.running.cancel(id));
+    await waitFor(() => quick.services.turns.cancel(id));
     const answer = await running;
     expect(answer.status).toBe(200);
     expect(lastAnswer(answer.body as Thread)).toMatchObject({ stop_reason: 'cancelled', text: '' });
@@ -86,16 +88,16 @@ describe('lifecycle', () => {
     expect(next.status).toBe(200);
     expect(capped.services.agents.pidOf(first)).toBeUndefined();
     await waitFor(() => !alive(idlePid));
-    // While one answers, the one slot is taken: 503 with the sentence, and the message is kept.
+    // While one answers, the one slot is taken: 503 with the sentence, and nothing is stored.
     const busy = adaCapped.post(`/api/v1/assistant/threads/${second}/messages`, { text: '/slow 1500' });
     await new Promise((resolve) => setTimeout(resolve, 500));
     const over = await adaCapped.post(`/api/v1/assistant/threads/${first}/messages`, { text: '/say three' });
     expect(over.status).toBe(503);
-    expect((over.body as { error: string }).error).toMatch(/1 agents are answering on this server, its limit \(AION_AGENT_MAX\).*your message is kept/);
+    expect((over.body as { error: string }).error).toMatch(/1 agents are answering across the servers, the limit \(AION_AGENT_MAX\); try again in a moment/);
     expect((await busy).status).toBe(200);
     const now = await adaCapped.post(`/api/v1/assistant/threads/${first}/messages`, { text: '/say three again' });
     expect(now.status).toBe(200);
-    expect((now.body as Thread).messages.map((m) => m.text)).toEqual(['/say one', 'one', '/say three', '/say three again', 'three again']);
+    expect((now.body as Thread).messages.map((m) => m.text)).toEqual(['/say one', 'one', '/say three again', 'three again']);
   });
 });
 
@@ -115,11 +117,11 @@ describe('shutdown', () => {
 describe('live progress (SSE)', () => {
   it('streams an agent turn’s events in order', async () => {
     const id = await openThread(ada);
-    const events = follow(quick.url, quick.demoTokens.ada ?? '', id);
+    const events = followTurn(quick.url, quick.demoTokens.ada ?? '', id);
     await events.open;
     const text = '/say hi\n/plan look; fix\n/tool set_secret {"name": "LIVE", "value": "v"}';
     expect((await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text })).status).toBe(200);
-    const seen = await events.done;
+    const seen = (await events.done).map((e) => e.data);
     expect(seen.map((e) => e.type)).toEqual(['started', 'text', 'plan', 'text', 'tool_call', 'proposal', 'tool_call', 'text', 'ended']);
     expect(seen[0]).toEqual({ type: 'started' });
     expect(seen[1]).toEqual({ type: 'text', delta: 'hi\n' });
@@ -128,12 +130,12 @@ describe('live progress (SSE)', () => {
 
   it('streams a built-in turn’s events too', async () => {
     const id = await openThread(ada, null);
-    const events = follow(quick.url, quick.demoTokens.ada ?? '', id);
+    const events = followTurn(quick.url, quick.demoTokens.ada ?? '', id);
     await events.open;
     const text = '/say hello\n/tool set_secret {"name": "LIVE2", "value": "v"}';
     expect((await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text })).status).toBe(200);
-    const seen = await events.done;
-    expect(seen.map((e) => e.type)).toEqual(['started', 'text', 'tool_call', 'proposal', 'text', 'ended']);
+    const seen = (await events.done).map((e) => e.data);
+    expect(seen.map((e) => e.type)).toEqual(['started', 'text', 'proposal', 'tool_call', 'text', 'ended']);
     expect(seen[1]).toEqual({ type: 'text', delta: 'hello' });
   });
 
@@ -145,39 +147,3 @@ describe('live progress (SSE)', () => {
     expect((await ada.post(`/api/v1/assistant/threads/${id}/cancel`)).body).toEqual({ cancelled: false });
   });
 });
-
-/** Reads a thread's event stream until its `ended` event. */
-function follow(base: string, token: string, threadId: string) {
-  let opened: () => void = () => undefined;
-  const open = new Promise<void>((resolve) => (opened = resolve));
-  const done = (async () => {
-    const response = await fetch(`${base}/api/v1/assistant/threads/${threadId}/events`, { headers: { authorization: `Bearer ${token}` } });
-    expect(response.headers.get('content-type')).toContain('text/event-stream');
-    const reader = response.body?.getReader();
-    if (!reader) throw new Error('no body');
-    const events: { type: string }[] = [];
-    let buffered = '';
-    const decoder = new TextDecoder();
-    for (;;) {
-      const { value, done: finished } = await reader.read();
-      if (finished) return events;
-      buffered += decoder.decode(value, { stream: true });
-      if (buffered.includes('following')) opened();
-      const frames = buffered.split('\n\n');
-      buffered = frames.pop() ?? '';
-      for (const frame of frames) {
-        const data = frame.split('\n').find((l) => l.startsWith('data: '));
-        if (data) events.push(JSON.parse(data.slice(6)) as { type: string });
-      }
-    }
-  })();
-  return { open, done };
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > until) throw new Error('the condition never held');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -1,9 +1,11 @@
 // Two `ops serve` processes on one PostgreSQL, one thread held by an agent:
-// each server runs its own agent process for it, and never two turns at once.
+// never two turns at once, and each answer knows the turns run on the other
+// server (the agent moves with the thread's agent lease: agent-lease.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
 import { client } from '../helpers/http.js';
 import { OPS_BIN } from '../helpers/paths.js';
+import { followTurn } from '../helpers/sse.js';
 import { POSTGRES_URL } from '../helpers/store.js';
 
 describe.skipIf(!POSTGRES_URL)('an agent thread across two servers on one PostgreSQL', () => {
@@ -13,14 +15,16 @@ describe.skipIf(!POSTGRES_URL)('an agent thread across two servers on one Postgr
   });
   afterAll(() => cluster.stop());
 
-  it('runs one turn at a time, each server with its own agent', async () => {
+  it('runs one turn at a time, on either server', async () => {
     const [a, b] = cluster.servers.map((s) => client(s.url, cluster.adminToken));
     if (!a || !b) throw new Error('two servers expected');
     const thread = (await a.post('/api/v1/assistant/threads', { agent: 'demo' })).body as { id: string };
     const messages = `/api/v1/assistant/threads/${thread.id}/messages`;
-    const { started } = await followTurn(cluster.servers[0]?.url ?? '', cluster.adminToken, thread.id);
+    const events = followTurn(cluster.servers[0]?.url ?? '', cluster.adminToken, thread.id);
+    await events.open;
     const slow = a.post(messages, { text: '/slow 1500\n/say from a' });
-    await started;
+    await events.until((e) => e.type === 'started');
+    events.close();
     // The slow turn holds the thread: a message on the other server meanwhile is refused.
     const refused = await b.post(messages, { text: '/say from b' });
     expect(refused.status).toBe(409);
@@ -34,20 +38,3 @@ describe.skipIf(!POSTGRES_URL)('an agent thread across two servers on one Postgr
     expect(texts.at(-1)).toBe('a again');
   });
 });
-
-/** Follows the thread's events on one server; `started` resolves once its turn started. */
-async function followTurn(base: string, token: string, threadId: string): Promise<{ started: Promise<void> }> {
-  const response = await fetch(`${base}/api/v1/assistant/threads/${threadId}/events`, { headers: { authorization: `Bearer ${token}` } });
-  const reader = response.body?.getReader();
-  const decoder = new TextDecoder();
-  const started = (async () => {
-    let seen = '';
-    while (reader && !seen.includes('event: started')) {
-      const { value, done } = await reader.read();
-      if (done) throw new Error('the stream ended before the turn started');
-      seen += decoder.decode(value, { stream: true });
-    }
-    await reader?.cancel();
-  })();
-  return { started };
-}

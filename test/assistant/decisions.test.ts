@@ -3,10 +3,10 @@
 // when the proposal runs (1), a proposing caller's write never runs without an
 // accept (2), accept-all is one transaction with a savepoint per proposal, and
 // an agent's proposal leaves a running turn alone.
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOperator } from '../../src/access/operators.js';
-import { auditEntries, threads } from '../../src/store/schema.js';
+import { auditEntries, turns } from '../../src/store/schema.js';
 import type { Client } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { demoClients, mustCall } from '../helpers/tools.js';
@@ -151,7 +151,7 @@ describe('an agent proposing while a turn runs', () => {
     try {
       const turn = ada.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: '/slow 400\n/say done' });
       const { db } = server.services;
-      const claimed = async () => (await db.select({ at: threads.turnStartedAt }).from(threads).where(eq(threads.id, thread.id)))[0]?.at;
+      const claimed = async () => (await db.select({ id: turns.id }).from(turns).where(and(eq(turns.threadId, thread.id), isNull(turns.endedAt))))[0]?.id ?? null;
       await expect.poll(claimed, { timeout: 5000 }).not.toBeNull();
       await agent.callTool({ name: 'set_secret', arguments: { name: 'FROM_AGENT', value: 'v' } });
       expect(await claimed()).not.toBeNull();

@@ -8,13 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentAnswer } from '../../src/acp/answer.js';
 import { findOperator } from '../../src/access/operators.js';
 import { generateToken } from '../../src/access/tokens.js';
-import type { TurnEvent } from '../../src/assistant/events.js';
+import type { TurnEvent } from '../../src/wire/turn-event.js';
 import { storeAnswer } from '../../src/assistant/proposing.js';
 import { CredentialFilter, redactCredentials } from '../../src/assistant/redaction.js';
 import { findThread } from '../../src/assistant/threads.js';
 import { messages } from '../../src/store/schema.js';
 import { client, type Client } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { followTurn } from '../helpers/sse.js';
 
 const deltas = (events: TurnEvent[]) => events.flatMap((e) => (e.type === 'text' ? [e.delta] : [])).join('');
 
@@ -79,12 +80,13 @@ describe('through the server', () => {
     const { token } = (await ada.post(`/api/v1/assistant/threads/${thread}/session-credential`)).body as { token: string };
     // The shared buffer holds it (the operator pasted it there); the agent reads it back and says it.
     expect((await ada.put(`/api/v1/assistant/threads/${thread}/context`, { document: { path: 'app.yaml', text: `token: ${token}\n` } })).status).toBe(200);
-    const events = follow(server.url, server.demoTokens.ada ?? '', thread);
+    const events = followTurn(server.url, server.demoTokens.ada ?? '', thread);
     await events.open;
     const answered = await ada.post(`/api/v1/assistant/threads/${thread}/messages`, { text: '/read app.yaml' });
     expect(answered.status, answered.text).toBe(200);
 
-    const stream = await events.done;
+    await events.done;
+    const stream = events.raw();
     expect(stream).toContain('read: token: [credential]');
     expect(stream).not.toContain(token);
     const got = await ada.get(`/api/v1/assistant/threads/${thread}`);
@@ -100,11 +102,11 @@ describe('through the server', () => {
     const record = await findThread(server.services.db, await findOperator(server.services.db, 'ada'), thread);
     const said = `Use ${token} to sign in.`;
     await storeAnswer(
-      server.services.db,
+      server.services,
       record,
       { text: said, blocks: [{ role: 'assistant', content: [{ type: 'text', text: said }] }], stopReason: 'end_turn' },
       [],
-      { endsTurn: true },
+      null,
     );
     const got = await ada.get(`/api/v1/assistant/threads/${thread}`);
     expect(got.text).toContain('Use [credential] to sign in.');
@@ -112,23 +114,3 @@ describe('through the server', () => {
     expect(await storedTexts(thread)).not.toContain(token);
   });
 });
-
-/** The raw SSE text of the thread's next turn, until its `ended` event. */
-function follow(base: string, token: string, threadId: string) {
-  let opened: () => void = () => undefined;
-  const open = new Promise<void>((resolve) => (opened = resolve));
-  const done = (async () => {
-    const response = await fetch(`${base}/api/v1/assistant/threads/${threadId}/events`, { headers: { authorization: `Bearer ${token}` } });
-    const reader = response.body?.getReader();
-    if (!reader) throw new Error('no body');
-    const decoder = new TextDecoder();
-    let seen = '';
-    for (;;) {
-      const { value, done: finished } = await reader.read();
-      if (finished) return seen;
-      seen += decoder.decode(value, { stream: true });
-      if (seen.includes('following')) opened();
-    }
-  })();
-  return { open, done };
-}

@@ -52,9 +52,10 @@ describe('threads', () => {
       messages: [],
       proposals: [],
       agent: null,
+      turn: null,
     });
     expect(Object.keys(thread).sort()).toEqual(
-      ['agent', 'created_at', 'environment', 'id', 'messages', 'page', 'project', 'proposals', 'role', 'state', 'title', 'updated_at'].sort(),
+      ['agent', 'created_at', 'environment', 'id', 'messages', 'page', 'project', 'proposals', 'role', 'state', 'title', 'turn', 'updated_at'].sort(),
     );
   });
 

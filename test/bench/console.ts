@@ -1,7 +1,7 @@
 // The console's budgets (issue 10): the JS the first page loads, gzipped,
-// chunk by chunk; sign-in link → projects visible and editor route →
-// editable in headless Chromium, medians over 10 loads, beside a bare
-// GET /api/v1/projects of the same run.
+// chunk by chunk; sign-in link → projects visible (beside a bare
+// GET /api/v1/projects of the same run) and editor route → editable
+// (≤ 800 ms, issue 20) in headless Chromium, medians over 10 loads.
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,6 +12,8 @@ import { median, ms, type Row } from './lib.js';
 
 const LOADS = 10;
 const FIRST_PAGE_BUDGET_KB = 250;
+/** Issue 20: the editor route accepts typing within this, median of the loads. */
+const EDITABLE_BUDGET_MS = 800;
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
@@ -53,7 +55,8 @@ export async function consoleRows(url: string, token: string): Promise<Row[]> {
 
       started = performance.now();
       await page.goto(`${url}/projects/shop/documents/app.yaml?environment=staging`);
-      await page.locator('.cm-content[contenteditable="true"] .cm-line').first().waitFor();
+      // Editable: the text accepts typing (a read-only editor waits for the operator's permission to write).
+      await page.locator('.cm-content[contenteditable="true"]:not([aria-readonly="true"]) .cm-line').first().waitFor();
       editor.push(performance.now() - started);
       await context.close();
 
@@ -64,7 +67,7 @@ export async function consoleRows(url: string, token: string): Promise<Row[]> {
     }
     rows.push(
       { measure: `sign-in link → projects visible (median of ${LOADS})`, figure: ms(median(signIn)), target: 'beside a bare GET /api/v1/projects', met: null },
-      { measure: `editor route → editable (median of ${LOADS})`, figure: ms(median(editor)), target: 'beside a bare GET /api/v1/projects', met: null },
+      { measure: `editor route → editable (median of ${LOADS})`, figure: ms(median(editor)), target: `≤ ${EDITABLE_BUDGET_MS} ms`, met: median(editor) <= EDITABLE_BUDGET_MS },
       { measure: `bare GET /api/v1/projects from this process (median of ${LOADS})`, figure: ms(median(bare)), target: 'reference', met: null },
     );
   } finally {

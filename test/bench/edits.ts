@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createOperator } from '../../src/access/operators.js';
 import { readConfig } from '../../src/config.js';
 import { applyEdits, type TextEdit } from '../../src/documents/edits.js';
-import { createServices } from '../../src/services.js';
+import { buildApp } from '../../src/http/app.js';
 import { openStore } from '../../src/store/db.js';
 import { threadContexts, threads } from '../../src/store/schema.js';
 import { median, ms, type Row } from './lib.js';
@@ -46,12 +46,11 @@ function editsOf(lines: number, back: boolean): TextEdit[] {
 export async function editRows(): Promise<Row[]> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'aion-bench-edits-'));
   const store = await openStore({ dataDir, databaseUrl: null });
+  let closeApp = async () => {};
   try {
-    const services = await createServices(store, readConfig({ data: dataDir }, {}), {
-      error: (details, message) => console.error(message, details),
-      warn: (message) => console.warn(message),
-      info: () => {},
-    });
+    // The server's own services, closed as a server closes them (its turns' timers stop before the store).
+    const { app, services } = await buildApp({ store, config: readConfig({ data: dataDir }, { AION_LOG_LEVEL: 'warn' }) });
+    closeApp = () => app.close();
     const operator = await createOperator(store.db, { name: 'bench', owner: true });
     const rows: Row[] = [];
     const tool: number[] = [];
@@ -83,9 +82,9 @@ export async function editRows(): Promise<Row[]> {
     }
     const ratio = (tool[2] ?? NaN) / (tool[1] ?? NaN);
     rows.push({ measure: 'assistant_document_edit, 10 MiB / 1 MiB time', figure: `${ratio.toFixed(1)}×`, target: '≤ 12×', met: ratio <= 12 });
-    await services.drain();
     return rows;
   } finally {
+    await closeApp();
     await store.close();
     await rm(dataDir, { recursive: true, force: true });
   }

@@ -3,13 +3,10 @@
 // one, and ten thousand held requests woken by one deploy — on one server,
 // and across two servers on PostgreSQL. Everything talks to 127.0.0.1.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import net from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { generateToken } from '../../src/access/tokens.js';
-import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import type { ServerProcess } from '../helpers/process.js';
+import { withBenchCluster } from './cluster.js';
 import { median, throughputAt, type Row, type Target } from './lib.js';
 
 const ROUNDS = 3;
@@ -233,27 +230,11 @@ function wakeRows(where: string, woken: { first: number; last: number; perWaiter
  * the second, the deploy made on the first. `adminUrl` is a superuser's URL.
  */
 export async function liveAcrossServersRows(adminUrl: string): Promise<Row[]> {
-  const name = `aion_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const dirs = [await mkdtemp(path.join(os.tmpdir(), 'aion-bench-a-')), await mkdtemp(path.join(os.tmpdir(), 'aion-bench-b-'))];
-  const env = { DATABASE_URL: url.toString(), AION_ADMIN_TOKEN: generateToken('operator'), AION_SECRET_KEY: randomBytes(32).toString('base64') };
-  const servers: ServerProcess[] = [];
-  try {
-    for (const dir of dirs) servers.push(await spawnServer(['--demo', '--data', dir], env));
+  return withBenchCluster(adminUrl, 2, {}, async ({ servers, adaToken }) => {
     const [first, second] = servers as [ServerProcess, ServerProcess];
-    const seeded = servers.flatMap((s) => s.stdout).find((line) => line.startsWith('demo token for ada: '));
-    const owner = { base: first.url, token: seeded?.slice('demo token for ada: '.length) ?? '' };
+    const owner = { base: first.url, token: adaToken };
     const token = await serviceToken(owner);
     process.stdout.write(`${WAITERS} held requests on a second server on PostgreSQL…\n`);
     return wakeRows('across two servers on PostgreSQL', await wakeWaiters(second, owner, token));
-  } finally {
-    await Promise.all(servers.map((s) => s.stop()));
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-    for (const dir of dirs) await rm(dir, { recursive: true, force: true });
-  }
+  });
 }

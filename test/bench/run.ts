@@ -9,8 +9,11 @@ import { CATALOGUE } from '../../src/tools/catalogue/index.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { agentRows, UNSANDBOXED_DEMO } from './agents.js';
 import { assistantRows } from './assistant.js';
+import { connectionLoss } from './connection-loss.js';
+import { eventWriteRows, turnsAcrossServersRows } from './turns.js';
 import { promptCacheRows } from './prompt-cache.js';
 import { consoleRows } from './console.js';
+import { screenRows } from './screen.js';
 import { editRows } from './edits.js';
 import { liveAcrossServersRows, liveRows } from './live.js';
 import { benchMcp } from './mcp.js';
@@ -105,9 +108,11 @@ async function main() {
       { measure: 'memory after the load (RSS)', figure: `${loaded.toFixed(0)} MB`, target: '', met: null },
     );
     rows.push(...(await assistantRows(server.url, demo)));
+    rows.push(...(await eventWriteRows(server.url)));
     rows.push(...(await agentRows(server.url, demo.ada ?? '')));
     process.stdout.write('the console in headless Chromium…\n');
     rows.push(...(await consoleRows(server.url, demo.ada ?? '')));
+    rows.push(...(await screenRows(server.url, demo.ada ?? '')));
     process.stdout.write('MCP round trips…\n');
     rows.push(...(await benchMcp(server.url, demo.ada ?? '')));
     rows.push(...(await liveRows(server, demo.ada ?? '')));
@@ -136,8 +141,16 @@ async function main() {
     process.stdout.write('assistant_document_edit at 100 KiB, 1 MiB, 10 MiB…\n');
     rows.push(...(await editRows()));
     const postgres = process.env.AION_BENCH_DATABASE_URL ?? process.env.AION_TEST_DATABASE_URL;
-    if (postgres) rows.push(...(await liveAcrossServersRows(postgres)));
-    else rows.push({ measure: 'live: held requests across two servers on PostgreSQL', figure: 'not run', target: 'set AION_BENCH_DATABASE_URL', met: null });
+    if (postgres) {
+      rows.push(...(await liveAcrossServersRows(postgres)), ...(await turnsAcrossServersRows(postgres)));
+      process.stdout.write('1,000 held live requests across pg_terminate_backend of every backend…\n');
+      const lost = await connectionLoss(postgres);
+      rows.push(
+        { measure: `connection loss: ${lost.held} held live requests across pg_terminate_backend, errors`, figure: String(lost.errors), target: '0', met: lost.errors === 0 },
+        { measure: 'connection loss: held requests answered after the deploy, p50 / max', figure: `${lost.p50_ms} / ${lost.max_ms} ms`, target: '≤ 1 s', met: lost.max_ms <= 1000 },
+      );
+    }
+    else rows.push({ measure: 'live and turns across two servers on PostgreSQL', figure: 'not run', target: 'set AION_BENCH_DATABASE_URL', met: null });
   } finally {
     if (server) await server.stop();
     await rm(dataDir, { recursive: true, force: true });

@@ -21,7 +21,7 @@ describe('environment protection', () => {
   it('protects staging for an admin, after which a developer may not deploy there', async () => {
     expect((await deployAsDev()).body).toMatchObject({ is_error: false });
     const protectedNow = await mustCall(ada, 'set_environment_protection', { project, environment: 'staging', protected: true });
-    expect(protectedNow).toEqual({ project, environment: 'staging', protected: true, was: false });
+    expect(protectedNow).toEqual({ project, environment: 'staging', protected: true, approvals_required: 1, was: { protected: false, approvals_required: 1 } });
     const { environments } = await mustCall(dev, 'list_environments', { project });
     expect(environments).toContainEqual(expect.objectContaining({ name: 'staging', protected: true }));
     expect((await deployAsDev()).body).toMatchObject({
@@ -35,7 +35,7 @@ describe('environment protection', () => {
       'you need environment:manage on shop; your role there is operator',
     );
     const unprotected = await mustCall(ada, 'set_environment_protection', { project, environment: 'staging', protected: false });
-    expect(unprotected).toMatchObject({ protected: false, was: true });
+    expect(unprotected).toMatchObject({ protected: false, was: { protected: true } });
     expect((await deployAsDev()).body).toMatchObject({ is_error: false });
   });
 

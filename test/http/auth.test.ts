@@ -1,6 +1,8 @@
 // Bearer authentication on the API: every way a token can be bad is a 401
 // with the same sentence; a good one works and is recorded as used.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tokens } from '../../src/store/schema.js';
 import { client, request } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -69,6 +71,18 @@ describe('authentication', () => {
     expect(answer.body).toEqual(BAD);
     const listed = (await admin.get('/api/v1/tokens')).body as { id: string }[];
     expect(listed.map((t) => t.id)).not.toContain(id);
+  });
+
+  it('reads a remembered token again once past the expiry it was read with, so one renewed in the store works on', async () => {
+    const admin = client(server.url, server.adminToken);
+    const { id, token } = (await admin.post('/api/v1/tokens', { name: 'renewed' })).body as { id: string; token: string };
+    const expireIn = (ms: number) => server.services.db.update(tokens).set({ expiresAt: new Date(Date.now() + ms) }).where(eq(tokens.id, id));
+    await expireIn(300);
+    expect((await client(server.url, token).get('/api/v1/projects')).status).toBe(200);
+    // Renewed as a hosted agent's credential is: in the store, unannounced.
+    await expireIn(3_600_000);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect((await client(server.url, token).get('/api/v1/projects')).status).toBe(200);
   });
 
   it('refuses a service token on the operator routes', async () => {

@@ -14,8 +14,11 @@ beforeAll(async () => {
   const spec = (await request(server.url, 'GET', '/api/v1/openapi.json')).body as {
     paths: Record<string, Record<string, unknown>>;
   };
+  // A stream that opens stays open by design (test/turns covers their bad input): the fuzz waits for answers that end.
   routes = Object.entries(spec.paths).flatMap(([path, methods]) =>
-    Object.keys(methods).map((method) => ({ method: method.toUpperCase(), path })),
+    Object.entries(methods)
+      .filter(([, operation]) => !JSON.stringify(operation).includes('text/event-stream'))
+      .map(([method]) => ({ method: method.toUpperCase(), path })),
   );
 });
 afterAll(() => server.stop());

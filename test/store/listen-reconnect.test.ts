@@ -1,9 +1,8 @@
 // A server whose LISTEN connection drops keeps nothing in its caches while it
 // cannot hear the other servers, and listens again, with backoff, for as long
 // as it runs — however many tries fail.
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCluster, type Cluster } from '../helpers/cluster.js';
+import { databaseAdmin, startCluster, type Cluster, type DatabaseAdmin } from '../helpers/cluster.js';
 import { client } from '../helpers/http.js';
 import type { ServerProcess } from '../helpers/process.js';
 import { POSTGRES_URL } from '../helpers/store.js';
@@ -17,23 +16,17 @@ const BACK = 'change notices reach this server again';
 describe.skipIf(!POSTGRES_URL)('the LISTEN connection of a server on PostgreSQL', () => {
   let cluster: Cluster;
   let a: ServerProcess, b: ServerProcess;
-  let admin: pg.Client;
-  let database: string;
-
-  /** Runs a statement as the PostgreSQL superuser, outside the servers' database. */
+  let admin: DatabaseAdmin;
   const asAdmin = (statement: string) => admin.query(statement);
   const logged = (server: ServerProcess, sentence: string) => server.stderr.filter((line) => line.includes(sentence)).length;
 
   beforeAll(async () => {
     cluster = await startCluster(2, ['--demo'], { AION_LOG_LEVEL: 'info' });
     [a, b] = cluster.servers as [ServerProcess, ServerProcess];
-    database = new URL(cluster.databaseUrl).pathname.slice(1);
-    admin = new pg.Client({ connectionString: POSTGRES_URL ?? '' });
-    await admin.connect();
+    admin = await databaseAdmin(cluster);
   });
   afterAll(async () => {
-    await asAdmin(`alter database ${database} allow_connections true`);
-    await admin.end();
+    await admin?.end();
     await cluster.stop();
   });
 
@@ -49,9 +42,9 @@ describe.skipIf(!POSTGRES_URL)('the LISTEN connection of a server on PostgreSQL'
     expect((await service.get(APP)).status).toBe(200);
 
     // No new connection may reach the database (the pools keep theirs); then every LISTEN connection is cut.
-    await asAdmin(`alter database ${database} allow_connections false`);
+    await asAdmin(`alter database ${admin.database} allow_connections false`);
     await asAdmin(
-      `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${database}' and query ilike 'listen%' and pid <> pg_backend_pid()`,
+      `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${admin.database}' and query ilike 'listen%' and pid <> pg_backend_pid()`,
     );
     await until(() => logged(b, DROPPED) === 1);
     // Tries to listen again keep failing, and keep being made.
@@ -61,7 +54,7 @@ describe.skipIf(!POSTGRES_URL)('the LISTEN connection of a server on PostgreSQL'
     expect((await ops.delete(`/api/v1/tokens/${minted.id}`)).status).toBe(204);
     expect((await service.get(APP)).status).toBe(401);
 
-    await asAdmin(`alter database ${database} allow_connections true`);
+    await asAdmin(`alter database ${admin.database} allow_connections true`);
     await until(() => logged(b, BACK) === 1 && logged(a, BACK) === 1, 15_000);
 
     // Listening again: a deploy on A wakes a request held on B.

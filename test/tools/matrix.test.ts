@@ -12,6 +12,8 @@ interface Happy {
   input: Record<string, unknown>;
   /** What the result must hold. */
   expect: Record<string, unknown>;
+  /** Makes what the call needs first (a change request), and adds to the input. */
+  before?: () => Promise<Record<string, unknown>>;
 }
 
 // In running order: later cases rely on what earlier ones did.
@@ -24,7 +26,10 @@ const HAPPY: Record<string, Happy> = {
     expect: { project: 'shop', environments: expect.arrayContaining([expect.objectContaining({ name: 'production', protected: true })]) },
   },
   create_environment: { input: { project: 'shop', name: 'qa' }, expect: { environment: 'qa', protected: false } },
-  set_environment_protection: { input: { project: 'shop', environment: 'qa', protected: true }, expect: { environment: 'qa', protected: true, was: false } },
+  set_environment_protection: {
+    input: { project: 'shop', environment: 'qa', protected: true },
+    expect: { environment: 'qa', protected: true, was: { protected: false, approvals_required: 1 } },
+  },
   list_members: { input: { project: 'shop' }, expect: { members: expect.arrayContaining([{ operator: 'vic', role: 'viewer' }]) } },
   set_member_role: { input: { project: 'shop', operator: 'temp', role: 'viewer' }, expect: { member: expect.objectContaining({ operator: 'temp', added: true }) } },
   remove_member: { input: { project: 'shop', operator: 'temp' }, expect: { removed: 'temp' } },
@@ -43,7 +48,19 @@ const HAPPY: Record<string, Happy> = {
   list_deployments: { input: { project: 'shop', environment: 'staging' }, expect: {} },
   get_live_config: { input: { project: 'shop', environment: 'staging' }, expect: {} },
   read_audit: { input: { project: 'shop', limit: 5 }, expect: { entries: expect.any(Array) } },
+  // qa requires two approvals from here on: olive's changes there are change requests ada decides.
+  list_change_requests: { input: { project: 'shop' }, expect: { change_requests: expect.any(Array) }, before: () => requestOnQa('LISTED').then(() => ({})) },
+  get_change_request: { input: {}, expect: { tool: 'set_secret', status: 'pending' }, before: () => requestOnQa('READ') },
+  approve_change_request: { input: {}, expect: { status: 'approved', decided_by: 'ada' }, before: () => requestOnQa('APPROVED') },
+  decline_change_request: { input: { comment: 'not now' }, expect: { status: 'declined', comment: 'not now' }, before: () => requestOnQa('DECLINED') },
 };
+
+/** A change request of olive's on qa (protected earlier in the run), where ada requires two approvals first. */
+async function requestOnQa(name: string): Promise<{ id: string }> {
+  await call('ada', 'set_environment_protection', { project: 'shop', environment: 'qa', approvals_required: 2 });
+  const answer = await call('olive', 'set_secret', { project: 'shop', environment: 'qa', name, value: 'v' });
+  return { id: (answer.body as { result: { change_request: { id: string } } }).result.change_request.id };
+}
 
 const ENVIRONMENT_TOOLS = new Set(CATALOGUE.filter((t) => t.scope === 'environment').map((t) => t.name));
 const DEMO_ROLE: Record<Role, string> = { viewer: 'vic', developer: 'dev', operator: 'olive', admin: 'ada' };
@@ -66,13 +83,13 @@ const call = (who: string, tool: string, input: unknown) => {
 };
 
 describe('the tool matrix', () => {
-  it('has a happy path for every tool, and the catalogue holds the 22 tools of DESIGN.md §3 plus list_revisions and set_environment_protection', () => {
+  it('has a happy path for every tool, and the catalogue holds the 22 tools of DESIGN.md §3 plus list_revisions, set_environment_protection and the four of change requests', () => {
     expect(CATALOGUE.map((t) => t.name).sort()).toEqual(Object.keys(HAPPY).sort());
-    expect(CATALOGUE).toHaveLength(24);
+    expect(CATALOGUE).toHaveLength(28);
   });
 
   it.each(Object.entries(HAPPY))('%s: runs for an admin', async (name, happy) => {
-    const answer = await call('ada', name, happy.input);
+    const answer = await call('ada', name, { ...happy.input, ...(await happy.before?.()) });
     expect(answer.status, answer.text).toBe(200);
     const body = answer.body as { tool: string; is_error: boolean; result: Record<string, unknown> };
     expect(body.is_error, JSON.stringify(body.result)).toBe(false);

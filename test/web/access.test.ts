@@ -1,18 +1,12 @@
 // The console end to end, on who may do what: serving, signing in and out,
 // permission-aware controls, and secrets that never reach the page.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { request } from '../helpers/http.js';
-import { startConsole, type ConsoleFixture } from './fixture.js';
+import { consoleForFile } from './fixture.js';
 
-let ui: ConsoleFixture;
-beforeAll(async () => {
-  ui = await startConsole();
-});
-afterAll(async () => {
-  await ui?.stop();
-});
+const ui = consoleForFile();
 
 describe('serving the console', () => {
   it('answers pages with index.html under a CSP without inline script, assets immutable, and never a page for the API', async () => {
@@ -28,7 +22,23 @@ describe('serving the console', () => {
     const asset = /src="(\/assets\/[^"]+\.js)"/.exec(page.text)?.[1] ?? '';
     const script = await request(ui.server.url, 'GET', asset);
     expect(script.status).toBe(200);
-    expect(script.headers.get('cache-control')).toMatch(/immutable/);
+    expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(script.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
+    // Compressed at build time, sent as the browser accepts; the same bytes once decoded.
+    for (const [accept, encoding] of [['br, gzip', 'br'], ['gzip', 'gzip'], ['identity', null]] as const) {
+      const sent = await fetch(ui.server.url + asset, { headers: { 'accept-encoding': accept } });
+      expect(sent.headers.get('content-encoding'), accept).toBe(encoding);
+      expect(sent.headers.get('vary'), accept).toBe('accept-encoding');
+      expect(await sent.text(), accept).toBe(script.text);
+    }
+    expect((await request(ui.server.url, 'HEAD', asset)).status).toBe(200);
+    for (const missing of ['/assets/nothing.js', '/assets/../index.html', '/assets/%2e%2e/secret.key', '/assets/']) {
+      expect((await request(ui.server.url, 'GET', missing)).status, missing).toBe(404);
+    }
+    // An editor route names the editor's code for preloading; other pages do not.
+    expect(page.text).toMatch(/<link rel="modulepreload" crossorigin href="\/assets\/EditorPage-[^"]+\.js">/);
+    const projects = await request(ui.server.url, 'GET', '/projects/shop', { headers: html });
+    expect(projects.text).not.toContain('EditorPage-');
 
     for (const path of ['/api/v1/nothing', '/mcp/x', '/metrics/x']) {
       const answer = await request(ui.server.url, 'GET', path, { headers: html });
@@ -76,7 +86,8 @@ describe('signing in', () => {
     await page.getByLabel('Token').fill(ui.tokens.olive);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('link', { name: 'Shop' }).waitFor();
-    expect(await page.locator('.topbar').textContent()).toContain('olive');
+    // Who is signed in comes with its own read, after the projects.
+    await page.locator('.topbar .who').filter({ hasText: /^olive$/ }).waitFor();
   });
 });
 

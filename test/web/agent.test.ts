@@ -4,32 +4,18 @@
 // answers, tool calls and plan show, the turn streams before its POST
 // answers, and Stop cancels it. Light and dark screenshots of an agent
 // thread are saved for review, with an axe scan of the panel.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
 import { OPS_BIN } from '../helpers/paths.js';
-import { type ConsoleFixture, SCREENSHOTS, seriousViolations, startConsole } from './fixture.js';
+import { consoleForFile, SCREENSHOTS, sendMessage, seriousViolations } from './fixture.js';
 
-
-let ui: ConsoleFixture;
-beforeAll(async () => {
-  // `ghost` names a command that does not exist: listed, but not available; `loose` runs outside the sandbox.
-  const loose = { title: 'Loose demo', command: process.execPath, args: [OPS_BIN, 'demo-agent'], sandbox: false };
-  ui = await startConsole(['--agent', 'ghost=aion-no-such-agent-command'], { AION_AGENTS: JSON.stringify({ loose }) });
-  await mkdir(SCREENSHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await ui?.stop();
-});
+// `ghost` names a command that does not exist: listed, but not available; `loose` runs outside the sandbox.
+const loose = { title: 'Loose demo', command: process.execPath, args: [OPS_BIN, 'demo-agent'], sandbox: false };
+const ui = consoleForFile(['--agent', 'ghost=aion-no-such-agent-command'], { AION_AGENTS: JSON.stringify({ loose }) });
 
 const EDITOR = '/projects/shop/documents/app.yaml?environment=staging';
-
-async function send(page: Page, text: string): Promise<void> {
-  await page.getByLabel('Message').fill(text);
-  await page.getByLabel('Message').press('Enter');
-}
 
 /** Opens a conversation held by the demo agent on the editor page. */
 async function agentThread(scheme: 'light' | 'dark' = 'light') {
@@ -71,7 +57,7 @@ describe('a conversation with an ACP agent', () => {
 
   it("shows the agent's answer and its tool-call line; the stream shows the tool call before the turn's POST answers", async () => {
     const { page, errors } = await agentThread();
-    await send(page, '/say hello');
+    await sendMessage(page, '/say hello');
     await answers(page).filter({ hasText: /^Demo agent: hello\s*$/ }).waitFor();
 
     // A tool call, then a pause: while the POST has not answered, the live part of the thread shows the call.
@@ -79,14 +65,15 @@ describe('a conversation with an ACP agent', () => {
     page.on('response', (response) => {
       if (response.request().method() === 'POST' && response.url().endsWith('/messages')) answered = true;
     });
-    await send(page, '/tool list_environments {"project":"shop"}\n/slow 800');
+    await sendMessage(page, '/tool list_environments {"project":"shop"}\n/slow 800');
     await page.locator('.live .tool-call', { hasText: 'list_environments' }).waitFor();
     expect(answered).toBe(false);
     const stored = page.locator('.entry .tool-call', { hasText: 'list_environments' });
     await stored.waitFor();
     expect(await stored.locator('.status').textContent()).toBe('done');
     expect(await stored.locator('.kind').textContent()).toBe('other');
-    expect(answered).toBe(true);
+    // The thread read again on its change notice may show the stored answer a moment before the POST answers.
+    await expect.poll(() => answered).toBe(true);
     expect(await answers(page).last().textContent()).toMatch(/list_environments: ok/);
     expect(errors).toEqual([]);
   });
@@ -94,7 +81,7 @@ describe('a conversation with an ACP agent', () => {
   it('streams text deltas, the plan and a proposal, and Stop cancels a running turn, keeping what it did', async () => {
     const { page, errors } = await agentThread();
     const secret = JSON.stringify({ project: 'shop', environment: 'staging', name: 'STREAMED_FLAG', value: 'on' });
-    await send(page, `/plan Read the document; Propose the change\n/say thinking it over\n/tool set_secret ${secret}\n/slow 1500`);
+    await sendMessage(page, `/plan Read the document; Propose the change\n/say thinking it over\n/tool set_secret ${secret}\n/slow 1500`);
     await page.locator('.live .message.assistant', { hasText: 'thinking it over' }).waitFor();
     await page.locator('.live .plan li', { hasText: 'Propose the change' }).waitFor();
     await page.locator('.live .live-proposal', { hasText: /STREAMED_FLAG/ }).waitFor();
@@ -120,7 +107,7 @@ describe('a conversation with an ACP agent', () => {
         result: { text: string; revision: number };
       };
       const write = { project: 'shop', path: 'app.yaml', base_revision: stored.result.revision, text: stored.result.text.replace('port: 8080', 'port: 8443'), message: 'serve on 8443' };
-      await send(
+      await sendMessage(
         page,
         [
           'Serve the shop on 8443.',

@@ -3,22 +3,13 @@
 // shown once with its command, all without a mouse; a revoked credential is
 // refused at once. A screenshot of the dialog is saved for review, with an
 // axe scan of it.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { client, request } from '../helpers/http.js';
-import { type ConsoleFixture, SCREENSHOTS, seriousViolations, startConsole } from './fixture.js';
+import { consoleForFile, SCREENSHOTS, seriousViolations } from './fixture.js';
 
-
-let ui: ConsoleFixture;
-beforeAll(async () => {
-  ui = await startConsole();
-  await mkdir(SCREENSHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await ui?.stop();
-});
+const ui = consoleForFile();
 
 async function tabTo(page: Page, target: Locator): Promise<void> {
   for (let i = 0; i < 80; i++) {

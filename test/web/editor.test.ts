@@ -1,20 +1,16 @@
 // The console end to end, on the editor and the assistant: lint marks,
-// save, deploy, a conflict that loses nothing, proposals decided in the
+// save, deploy, a conflict that loses nothing (merged), proposals decided in the
 // panel, and an MCP agent editing the open buffer.
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from '../helpers/http.js';
 import { answerOf, httpClient } from '../mcp/clients.js';
-import { startConsole, type ConsoleFixture } from './fixture.js';
+import { consoleForFile, sendMessage } from './fixture.js';
 
-let ui: ConsoleFixture;
+const ui = consoleForFile();
 let ada: Client;
 beforeAll(async () => {
-  ui = await startConsole();
   ada = client(ui.server.url, ui.tokens.ada);
-});
-afterAll(async () => {
-  await ui?.stop();
 });
 
 const EDITOR = '/projects/shop/documents/app.yaml?environment=staging';
@@ -59,6 +55,16 @@ function line(page: Page, text: string, timeout = 10_000): Promise<void> {
 }
 
 /** Waits until the nth proposal card's status reads `text`. */
+/**
+ * "New conversation", and wait until the panel shows one with nothing in it:
+ * a new one, or an empty one reused (no POST then). The panel may first show
+ * the scope's latest thread, with a proposal waiting.
+ */
+async function startEmptyConversation(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await expect.poll(async () => (await page.locator('.thread .message').count()) + (await page.locator('.card.proposal').count())).toBe(0);
+}
+
 function cardStatus(page: Page, index: number, text: string): Promise<void> {
   return page.locator('.card.proposal .status').nth(index).filter({ hasText: new RegExp(`^${text}$`) }).waitFor();
 }
@@ -70,7 +76,8 @@ describe('the editor', () => {
     await replaceText(page, before.text.replace('port: 8080', 'port: "ten"'));
     await page.locator('.cm-lintRange-error').waitFor();
     expect(await status(page, '.problems', /1 problem/)).toMatch(/3:7 .*port/);
-    expect(await page.locator('h1').textContent()).toContain('unsaved');
+    // The draft is read back a moment after the text appears.
+    await expect.poll(() => page.locator('h1').textContent()).toContain('unsaved');
     // The buffer against the saved revision, in the editor itself.
     await page.getByLabel('Diff').selectOption('saved');
     await page.locator('.cm-deletedChunk').first().waitFor();
@@ -103,7 +110,7 @@ describe('the editor', () => {
     expect(errors).toEqual([]);
   });
 
-  it('keeps the typed text through a conflicting save and a reload, and saves it on top when asked', async () => {
+  it('keeps the typed text through a conflicting save and a reload, and merges it with theirs when asked', async () => {
     const { page, errors } = await openEditor();
     const base = await stored();
     await page.locator('.cm-content').click();
@@ -112,27 +119,26 @@ describe('the editor', () => {
     await tool('write_document', { project: 'shop', path: 'app.yaml', base_revision: base.revision, text: base.text.replace('9090', '9191') });
 
     await page.getByRole('button', { name: 'Save' }).click();
-    await status(page, '.conflict', new RegExp(`ada saved r${base.revision + 1}`));
+    await status(page, '.merge-panel', new RegExp(`ada saved r${base.revision + 1}`));
     expect(await editorText(page)).toContain('# mine');
 
     await page.reload();
     await page.locator('.cm-content').waitFor();
     expect(await editorText(page)).toContain('# mine');
-    expect(await page.locator('h1').textContent()).toContain('unsaved');
+    // The draft is read back a moment after the text appears.
+    await expect.poll(() => page.locator('h1').textContent()).toContain('unsaved');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('button', { name: 'Save mine on top' }).click();
+    await page.locator('.merge-panel').getByRole('button', { name: 'Merge' }).click();
+    await page.getByRole('button', { name: 'Save' }).click();
     await status(page, '.notice-line', new RegExp(`Saved r${base.revision + 2}`));
+    // Their change stays: the merge keeps both.
     const saved = await stored();
-    expect(saved.text).toBe('# mine\n' + base.text);
+    expect(saved.text).toBe('# mine\n' + base.text.replace('9090', '9191'));
     expect(errors).toEqual([]);
   });
 });
 
 describe('the assistant panel', () => {
-  async function send(page: Page, text: string): Promise<void> {
-    await page.getByLabel('Message').fill(text);
-    await page.getByLabel('Message').press('Enter');
-  }
 
   const card = (page: Page, index: number) => page.locator('.card.proposal').nth(index);
 
@@ -140,14 +146,16 @@ describe('the assistant panel', () => {
     const { page, errors } = await openEditor();
     await page.getByRole('button', { name: 'New conversation' }).click();
     const base = await stored();
-    const proposed = base.text.replace('port: 9090', 'port: 8181');
+    // Whatever port the earlier tests left, the write changes it.
+    const port = /port: (\d+)/.exec(base.text)?.[1] ?? '';
+    const proposed = base.text.replace(`port: ${port}`, 'port: 8181');
     const write = (text: string, revision: number) =>
       `/tool write_document ${JSON.stringify({ project: 'shop', path: 'app.yaml', base_revision: revision, text })}`;
 
-    await send(page, write(proposed, base.revision));
+    await sendMessage(page, write(proposed, base.revision));
     await card(page, 0).waitFor();
     const diff = (await card(page, 0).locator('.line-diff').textContent()) ?? '';
-    expect(diff).toContain('- port: 9090');
+    expect(diff).toContain(`- port: ${port}`);
     expect(diff).toContain('+ port: 8181');
     expect(await card(page, 0).textContent()).toContain('waiting for your decision');
     await card(page, 0).getByRole('button', { name: 'Accept' }).click();
@@ -155,14 +163,14 @@ describe('the assistant panel', () => {
     await line(page, 'port: 8181');
     await status(page, '.toolbar', new RegExp(`r${base.revision + 1} ·`));
 
-    await send(page, write(proposed.replace('8181', '8282'), base.revision + 1));
+    await sendMessage(page, write(proposed.replace('8181', '8282'), base.revision + 1));
     await card(page, 1).waitFor();
     await card(page, 1).getByRole('button', { name: 'Reject' }).click();
     await cardStatus(page, 1, 'rejected');
     expect((await stored()).revision).toBe(base.revision + 1);
 
     const secret = (name: string) => `/tool set_secret ${JSON.stringify({ project: 'shop', environment: 'staging', name, value: 'v' })}`;
-    await send(page, [secret('FIRST_FLAG'), write('stale: true\n', 1), secret('THIRD_FLAG')].join('\n'));
+    await sendMessage(page, [secret('FIRST_FLAG'), write('stale: true\n', 1), secret('THIRD_FLAG')].join('\n'));
     await card(page, 4).waitFor();
     await page.getByRole('button', { name: 'Accept all' }).click();
     await cardStatus(page, 3, 'failed');
@@ -172,14 +180,36 @@ describe('the assistant panel', () => {
     expect(errors).toEqual([]);
   });
 
+  it('keeps the focus after a decision by keyboard: on the next waiting proposal\'s Accept, then on the message box', async () => {
+    const { page, errors } = await ui.open('ada', '/projects/shop/environments/staging');
+    await startEmptyConversation(page);
+    const secret = (name: string) => `/tool set_secret ${JSON.stringify({ project: 'shop', environment: 'staging', name, value: 'v' })}`;
+    await sendMessage(page, ['FOCUS_ONE', 'FOCUS_TWO', 'FOCUS_THREE'].map(secret).join('\n'));
+    await card(page, 2).waitFor();
+    const accept = (index: number) => card(page, index).getByRole('button', { name: 'Accept', exact: true });
+    const isFocused = (target: Locator) => target.evaluate((el) => el === el.ownerDocument.activeElement);
+
+    await accept(0).focus();
+    await page.keyboard.press('Enter');
+    await cardStatus(page, 0, 'accepted');
+    await expect.poll(() => isFocused(accept(1))).toBe(true);
+
+    await page.keyboard.press('Tab');
+    expect(await isFocused(card(page, 1).getByRole('button', { name: 'Reject' }))).toBe(true);
+    await page.keyboard.press('Enter');
+    await cardStatus(page, 1, 'rejected');
+    await expect.poll(() => isFocused(accept(2))).toBe(true);
+
+    await page.keyboard.press('Enter');
+    await cardStatus(page, 2, 'accepted');
+    await expect.poll(() => isFocused(page.getByRole('textbox', { name: 'Message', exact: true }))).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
   it('shows the sentence of a failed turn and keeps the typed text', async () => {
     const { page } = await ui.open('ada', '/projects/shop');
-    // The panel may first show the project's latest thread (one with a proposal waiting): wait for the new one.
-    const opened = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/assistant/threads');
-    await page.getByRole('button', { name: 'New conversation' }).click();
-    await opened;
-    await expect.poll(() => page.locator('.card.proposal').count()).toBe(0);
-    await send(page, '/fail');
+    await startEmptyConversation(page);
+    await sendMessage(page, '/fail');
     const alert = page.getByRole('region', { name: 'Assistant' }).getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/the fake model failed, as \/fail asked; your message is kept/);
@@ -226,7 +256,8 @@ describe('the assistant panel', () => {
     expect(after).toContain('# edited by the agent\n');
     expect(after).toContain('service: shop # mine!\n');
     expect(await page.locator('.cm-agent-line').count()).toBeGreaterThan(0);
-    expect(await page.locator('h1').textContent()).toContain('unsaved');
+    // The draft is read back a moment after the text appears.
+    await expect.poll(() => page.locator('h1').textContent()).toContain('unsaved');
     expect(errors).toEqual([]);
   });
 });

@@ -1,11 +1,13 @@
-// One real `ops serve --demo` (embedded store) and one headless Chromium per
-// test file; a page per test, signed in by the link the server printed.
-import { readFile } from 'node:fs/promises';
+// One real `ops serve --demo` (embedded store, a copy of the run's seeded
+// demo) and one headless Chromium per test file; a page per test, signed in
+// by the link the server printed.
+import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
-import { scratchFolder } from '../helpers/scratch.js';
+import { freshDemoDataDir } from '../helpers/store.js';
 import { launchBrowser, type TestBrowser } from './browser.js';
 
 export type DemoOperator = 'ada' | 'olive' | 'dev' | 'vic';
@@ -35,16 +37,10 @@ const LINK = /^sign in as (\w+) \(\w+\): (http:\/\/\S+\/#token=(\S+))$/;
 
 /** `args`: more `ops serve` flags, beside `--demo` and its own data folder. */
 export async function startConsole(args: string[] = [], env: Record<string, string> = {}): Promise<ConsoleFixture> {
-  const server = await spawnServer(['--demo', '--data', await scratchFolder('console'), ...args], { AION_ADMIN_TOKEN: '', ...env });
-  const links = {} as Record<DemoOperator, string>;
-  const tokens = {} as Record<DemoOperator, string>;
-  for (const line of server.stdout) {
-    const match = LINK.exec(line);
-    if (match?.[1] && match[2] && match[3]) {
-      links[match[1] as DemoOperator] = match[2];
-      tokens[match[1] as DemoOperator] = match[3];
-    }
-  }
+  await mkdir(SCREENSHOTS, { recursive: true });
+  // A copy of the run's seeded demo: `--demo` on it prints the sign-in links without seeding (a fresh store costs seconds).
+  const server = await spawnServer(['--demo', '--data', await freshDemoDataDir(), ...args], { AION_ADMIN_TOKEN: '', ...env });
+  const { links, tokens } = signInLinksOf(server);
   const browser = await launchBrowser().catch(async (error: unknown) => {
     await server.stop();
     throw error;
@@ -52,15 +48,9 @@ export async function startConsole(args: string[] = [], env: Record<string, stri
   const contexts: BrowserContext[] = [];
 
   async function blank(scheme: 'light' | 'dark' = 'light'): Promise<ConsolePage> {
-    const context = await browser.context(scheme);
-    contexts.push(context);
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') errors.push(message.text());
-    });
-    page.on('pageerror', (error) => errors.push(error.message));
-    return { page, context, errors };
+    const tab = await blankTab(browser, scheme);
+    contexts.push(tab.context);
+    return tab;
   }
 
   return {
@@ -71,9 +61,7 @@ export async function startConsole(args: string[] = [], env: Record<string, stri
     blank,
     async open(operator, path = '/', scheme = 'light') {
       const tab = await blank(scheme);
-      await tab.page.goto(links[operator]);
-      await tab.page.getByRole('button', { name: 'Sign out' }).waitFor();
-      if (path !== '/') await navigate(tab.page, path);
+      await signInTab(tab.page, links[operator], path);
       return tab;
     },
     async stop() {
@@ -84,9 +72,90 @@ export async function startConsole(args: string[] = [], env: Record<string, stri
   };
 }
 
+/**
+ * The calling test file's console: started before its tests (and before the
+ * file's own `beforeAll` hooks, registered after this call), stopped after
+ * them. Its fields are read when used, so use it inside tests and hooks.
+ */
+export function consoleForFile(args: string[] = [], env: Record<string, string> = {}): ConsoleFixture {
+  let started: ConsoleFixture | null = null;
+  beforeAll(async () => {
+    started = await startConsole(args, env);
+  });
+  afterAll(async () => {
+    await started?.stop();
+  });
+  const current = (): ConsoleFixture => {
+    if (!started) throw new Error('the console starts in beforeAll: use it inside a test or a hook');
+    return started;
+  };
+  return {
+    get server() {
+      return current().server;
+    },
+    get browser() {
+      return current().browser;
+    },
+    get links() {
+      return current().links;
+    },
+    get tokens() {
+      return current().tokens;
+    },
+    open: (...args) => current().open(...args),
+    blank: (...args) => current().blank(...args),
+    stop: () => current().stop(),
+  };
+}
+
+/** The sign-in links (and their tokens) `--demo` printed when it seeded the store; empty when this server did not seed it. */
+export function signInLinksOf(server: ServerProcess): { links: Record<DemoOperator, string>; tokens: Record<DemoOperator, string> } {
+  const links = {} as Record<DemoOperator, string>;
+  const tokens = {} as Record<DemoOperator, string>;
+  for (const line of server.stdout) {
+    const match = LINK.exec(line);
+    if (match?.[1] && match[2] && match[3]) {
+      links[match[1] as DemoOperator] = match[2];
+      tokens[match[1] as DemoOperator] = match[3];
+    }
+  }
+  return { links, tokens };
+}
+
+/** A new tab in `browser` (its own storage), signed out, recording its errors. */
+export async function blankTab(browser: TestBrowser, scheme: 'light' | 'dark' = 'light'): Promise<ConsolePage> {
+  const context = await browser.context(scheme);
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { page, context, errors };
+}
+
+/** Signs the tab in by a sign-in `link` (on any server), then goes to `path`. */
+export async function signInTab(page: Page, link: string, path = '/'): Promise<void> {
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+  if (path !== '/') await navigate(page, path);
+}
+
 /** Moves within the console without reloading the tab (the token stays in sessionStorage either way). */
 export async function navigate(page: Page, path: string): Promise<void> {
   await page.goto(new URL(path, page.url()).toString());
+}
+
+/**
+ * Types `text` into the assistant's message box and sends it by Enter, once
+ * Send is enabled: Enter while the previous turn is still finishing does
+ * nothing (the text stays), as it does for an operator.
+ */
+export async function sendMessage(page: Page, text: string): Promise<void> {
+  const box = page.getByRole('textbox', { name: 'Message', exact: true });
+  await box.fill(text);
+  await page.locator('.message-box').getByRole('button', { name: 'Send', exact: true }).and(page.locator(':enabled')).waitFor();
+  await box.press('Enter');
 }
 
 /** Where browser tests save their screenshots for review. */
@@ -100,4 +169,16 @@ export async function seriousViolations(page: Page, selector: string): Promise<{
     `axe.run(document.querySelector(${JSON.stringify(selector)}), { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))`,
   );
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Runs a tool over REST as a demo operator (as any client would), failing on a tool error; its result. */
+export async function runToolAs<T = Record<string, unknown>>(ui: ConsoleFixture, operator: DemoOperator, name: string, input: Record<string, unknown>): Promise<T> {
+  const response = await fetch(`${ui.server.url}/api/v1/assistant/tools/${name}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ui.tokens[operator]}`, 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  const body = (await response.json()) as { is_error: boolean; result: T };
+  if (body.is_error) throw new Error(`${name}: ${JSON.stringify(body.result)}`);
+  return body.result;
 }

@@ -1,32 +1,19 @@
 // The conversation follows its newest message: ten turns in, the newest
-// answer, the running turn's Stop and a proposal card are in view; opening a
-// thread shows its newest message; an operator who scrolled up stays where
-// they are and a "New messages" pill (mouse or keyboard) takes them down; a
-// message refused because a proposal waits brings that proposal into view.
+// answer, the running turn's Stop and a proposal card are in view, and what
+// is typed while a turn runs stays; opening a thread shows its newest
+// message; an operator who scrolled up stays where they are and a "New
+// messages" pill (mouse or keyboard) takes them down; a message refused
+// because a proposal waits brings that proposal into view.
 // Screenshots of the pill, light and dark, with an axe scan of the panel.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
-import { type ConsoleFixture, SCREENSHOTS, seriousViolations, startConsole } from './fixture.js';
+import { consoleForFile, SCREENSHOTS, sendMessage, seriousViolations } from './fixture.js';
 
 const STAGING = '/projects/shop/environments/staging';
 
-let ui: ConsoleFixture;
-beforeAll(async () => {
-  // Dozens of turns in a few seconds: above the default message rate.
-  ui = await startConsole([], { AION_ASSISTANT_RATE: '1000/1m' });
-  await mkdir(SCREENSHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await ui?.stop();
-});
-
-async function send(page: Page, text: string): Promise<void> {
-  await page.getByLabel('Message').fill(text);
-  await page.getByLabel('Message').press('Enter');
-}
+const ui = consoleForFile([], { AION_ASSISTANT_RATE: '1000/1m' });
 
 /** The panel's answers (the last one is the newest). */
 const answers = (page: Page) => page.locator('.thread .message.assistant');
@@ -77,21 +64,28 @@ describe('the conversation follows its newest message', () => {
     const { page, errors } = await ui.open('ada', STAGING);
     await page.getByRole('button', { name: 'New conversation' }).click();
     await page.locator('.thread-holder').waitFor();
-    for (let i = 1; i <= 10; i++) {
-      await send(page, `/say line ${i}`);
+    // Seven turns took the newest answer below the fold before the panel followed it.
+    for (let i = 1; i <= 8; i++) {
+      await sendMessage(page, `/say line ${i}`);
       const answer = answers(page).filter({ hasText: new RegExp(`line ${i}$`) });
       await answer.waitFor();
       await expect.poll(() => inView(answer)).toBe(true);
     }
     expect(await scrollTop(page)).toBeGreaterThan(0);
     // A turn that takes its time: its Stop is in view while it runs, then its answer.
-    await send(page, '/slow 1500\n/say the slow one');
+    await sendMessage(page, '/slow 1500\n/say the slow one');
     const stop = page.getByRole('button', { name: 'Stop' });
     await stop.waitFor();
     await expect.poll(() => inView(stop)).toBe(true);
+    // The box emptied as the message went: the next one typed meanwhile stays when the turn ends.
+    const box = page.getByRole('textbox', { name: 'Message', exact: true });
+    expect(await box.inputValue()).toBe('');
+    await box.fill('typed while it ran');
     const slow = answers(page).filter({ hasText: 'the slow one' });
     await slow.waitFor();
     await expect.poll(() => inView(slow)).toBe(true);
+    await expect.poll(() => stop.count()).toBe(0);
+    expect(await box.inputValue()).toBe('typed while it ran');
     await expect.poll(() => pill(page).count()).toBe(0);
     expect(errors).toEqual([]);
   });
@@ -114,7 +108,7 @@ describe('the conversation follows its newest message', () => {
     await answers(page).filter({ hasText: /line 12$/ }).waitFor();
 
     await scrollToTop(page);
-    await send(page, '/say while you read');
+    await sendMessage(page, '/say while you read');
     const fresh = answers(page).filter({ hasText: 'while you read' });
     await fresh.waitFor();
     await pill(page).waitFor();
@@ -130,7 +124,7 @@ describe('the conversation follows its newest message', () => {
 
     // By keyboard: Tab reaches the pill, Enter takes the operator down.
     await scrollToTop(page);
-    await send(page, '/say once more');
+    await sendMessage(page, '/say once more');
     const again = answers(page).filter({ hasText: 'once more' });
     await again.waitFor();
     await pill(page).waitFor();
@@ -143,7 +137,7 @@ describe('the conversation follows its newest message', () => {
 
     // Scrolling down by hand puts the pill away too.
     await scrollToTop(page);
-    await send(page, '/say and again');
+    await sendMessage(page, '/say and again');
     await pill(page).waitFor();
     await page.locator('.thread').evaluate((thread) => thread.scrollTo({ top: thread.scrollHeight }));
     await expect.poll(() => pill(page).count()).toBe(0);
@@ -164,7 +158,7 @@ describe('the conversation follows its newest message', () => {
 
     await scrollToTop(page);
     expect(await inView(card.locator('h3'))).toBe(false);
-    await send(page, '/say is anyone there?');
+    await sendMessage(page, '/say is anyone there?');
     await page.getByRole('alert').filter({ hasText: 'a proposal is still waiting' }).waitFor();
     await expect.poll(() => inView(card.locator('h3'))).toBe(true);
     expect(errors.filter((e) => !e.includes('409'))).toEqual([]);
@@ -176,7 +170,7 @@ describe('the conversation follows its newest message', () => {
       const { page, errors } = await openThread(id, scheme);
       await answers(page).filter({ hasText: /line 12$/ }).waitFor();
       await page.locator('.thread').evaluate((thread) => thread.scrollTo({ top: thread.scrollHeight / 3 }));
-      await send(page, '/say something new');
+      await sendMessage(page, '/say something new');
       await answers(page).filter({ hasText: 'something new' }).waitFor();
       await pill(page).waitFor();
       await page.screenshot({ path: path.join(SCREENSHOTS, `follow-pill-${scheme}.png`) });

@@ -1,13 +1,13 @@
 // Every page of the console, light and dark: no error in the browser
 // console, no serious or critical axe-core violation, and a 1280×800
 // screenshot saved for review (test/web/screenshots, not committed).
-import { readFile, mkdir } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
-import { startConsole, type ConsoleFixture } from './fixture.js';
+import { consoleForFile, signInTab } from './fixture.js';
 
 const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -30,12 +30,10 @@ interface Violation {
   nodes: { target: string[] }[];
 }
 
-let ui: ConsoleFixture;
+const ui = consoleForFile();
 let axeSource: string;
 beforeAll(async () => {
-  ui = await startConsole();
   axeSource = await readFile(AXE, 'utf8');
-  await mkdir(SCREENSHOTS, { recursive: true });
   // A conversation with a proposal waiting, so the panel shows what it is for.
   const ada = client(ui.server.url, ui.tokens.ada);
   const thread = (await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging', page: '/projects/shop' })).body as { id: string };
@@ -49,9 +47,6 @@ beforeAll(async () => {
     ].join('\n'),
   });
   expect(answer.status).toBe(200);
-});
-afterAll(async () => {
-  await ui?.stop();
 });
 
 async function seriousViolations(page: Page): Promise<string[]> {
@@ -84,5 +79,50 @@ describe.each(['light', 'dark'] as const)('every page, %s', (scheme) => {
       expect(await seriousViolations(page), name).toEqual([]);
     }
     expect(errors).toEqual([]);
+  });
+});
+
+describe('a part of the console that fails', () => {
+  it('says so in its place with Reload while the rest goes on; another page, or Reload, shows it again', async () => {
+    const { page } = await ui.blank();
+    // Answers the panel and the members page cannot show, as a faulty server or a stale tab might get.
+    const brokenAgents = '**/api/v1/assistant/agents';
+    const brokenMembers = '**/api/v1/assistant/tools/list_members';
+    await page.route(brokenAgents, (route) => route.fulfill({ json: [null] }));
+    await page.route(brokenMembers, (route) => route.fulfill({ json: { is_error: false, result: { members: [null] } } }));
+    await signInTab(page, ui.links.ada, '/projects/shop');
+
+    const panel = page.getByRole('region', { name: 'Assistant' });
+    const panelAlert = panel.getByRole('alert');
+    await panelAlert.waitFor();
+    expect(await panelAlert.locator('p').first().textContent()).toBe(
+      'The assistant could not be shown: something in the console went wrong. Reloading the tab usually brings it back; unsaved drafts stay.',
+    );
+    expect(await panelAlert.getByRole('button', { name: 'Reload' }).count()).toBe(1);
+    // The page beside it works: its table, and the navigation to another page.
+    await page.locator('main table tbody tr').first().waitFor();
+    const nav = page.getByRole('navigation', { name: 'Project' });
+    await nav.getByRole('link', { name: 'Members' }).click();
+
+    const main = page.locator('main');
+    const pageAlert = main.getByRole('alert');
+    await pageAlert.waitFor();
+    expect(await pageAlert.locator('p').first().textContent()).toMatch(/^This page could not be shown: /);
+    expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'part-failed-light.png') });
+    // Another page is shown afresh.
+    await nav.getByRole('link', { name: 'Documents' }).click();
+    await main.locator('table tbody tr').first().waitFor();
+    expect(await pageAlert.count()).toBe(0);
+
+    // Once the answers are sound again, Reload shows both (until then the tab holds the answer it could not show).
+    await page.unroute(brokenAgents);
+    await page.unroute(brokenMembers);
+    await nav.getByRole('link', { name: 'Members' }).click();
+    await pageAlert.waitFor();
+    await pageAlert.getByRole('button', { name: 'Reload' }).click();
+    await main.getByRole('combobox', { name: 'Role of ada' }).waitFor();
+    await panel.getByRole('button', { name: 'New conversation' }).waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
   });
 });

@@ -5,23 +5,16 @@
 // all: focus stays in it, Escape cancels, Enter confirms only when the name
 // matches, and focus goes back to the button. Screenshots are saved for
 // review, with an axe scan of the dialog.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from '../helpers/http.js';
-import { type ConsoleFixture, SCREENSHOTS, seriousViolations, startConsole } from './fixture.js';
+import { consoleForFile, SCREENSHOTS, sendMessage, seriousViolations } from './fixture.js';
 
-
-let ui: ConsoleFixture;
+const ui = consoleForFile();
 let ada: Client;
 beforeAll(async () => {
-  ui = await startConsole();
   ada = client(ui.server.url, ui.tokens.ada);
-  await mkdir(SCREENSHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await ui?.stop();
 });
 
 async function tool<T = Record<string, unknown>>(name: string, input: Record<string, unknown>): Promise<T> {
@@ -38,11 +31,6 @@ const current = async () => (await tool<{ revision: number }>('read_document', {
 
 const isFocused = (target: Locator) => target.evaluate((el) => el === el.ownerDocument.activeElement);
 const focusInDialog = (page: Page) => page.evaluate<boolean>("document.activeElement?.closest('dialog[open]') != null");
-
-async function send(page: Page, text: string): Promise<void> {
-  await page.getByLabel('Message').fill(text);
-  await page.getByLabel('Message').press('Enter');
-}
 
 async function newConversation(page: Page): Promise<void> {
   const opened = page.waitForResponse((r) => r.request().method() === 'POST' && new URL(r.url()).pathname === '/api/v1/assistant/threads');
@@ -66,7 +54,7 @@ describe('changes to a protected environment', () => {
     const before = { live: await liveIn('production'), current: await current() };
     expect(before.live).toBeLessThan(before.current);
     await newConversation(page);
-    await send(page, deployCall('production'));
+    await sendMessage(page, deployCall('production'));
     const card = page.locator('.card.proposal').filter({ hasText: 'deploy app.yaml in production' }).last();
     await card.waitFor();
     // The card itself says which revision goes live over which, with the diff.
@@ -178,7 +166,7 @@ describe('changes to a protected environment', () => {
     const target = await current();
     expect(await liveIn('production')).not.toBe(target);
     await newConversation(page);
-    await send(page, [deployCall('staging'), deployCall('production')].join('\n'));
+    await sendMessage(page, [deployCall('staging'), deployCall('production')].join('\n'));
     await expect.poll(() => page.locator('.card.proposal').count()).toBe(2);
     await page.getByRole('button', { name: 'Accept all' }).click();
     const dialog = page.getByRole('dialog', { name: 'Accept all, changing production' });

@@ -3,21 +3,12 @@
 // bar, and never switch operators silently: a link for another operator asks
 // first (Keep is the default), a link for the one signed in is just cleared.
 // Screenshots of the question, light and dark, with an axe scan of it.
-import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ConsoleFixture, SCREENSHOTS, seriousViolations, startConsole } from './fixture.js';
+import { describe, expect, it } from 'vitest';
+import { consoleForFile, SCREENSHOTS, seriousViolations } from './fixture.js';
 
-
-let ui: ConsoleFixture;
-beforeAll(async () => {
-  ui = await startConsole();
-  await mkdir(SCREENSHOTS, { recursive: true });
-});
-afterAll(async () => {
-  await ui?.stop();
-});
+const ui = consoleForFile();
 
 /** Pastes a link into the open tab's address bar: only the fragment changes, so the page does not reload. */
 async function paste(page: Page, token: string): Promise<void> {

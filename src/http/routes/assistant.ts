@@ -1,9 +1,11 @@
 // The assistant's HTTP API, exactly as spec/assistant-and-tools.md writes it:
-// status, threads, messages, proposals.
+// status, threads, messages, proposals; beyond it, renaming a thread and its usage.
 import type { preValidationHookHandler } from 'fastify';
 import { invalid } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { replaceUnstorable } from '../../store/storable.js';
+import { TITLE_MAX } from '../../assistant/thread-title.js';
+import { threadResponseSchema } from '../../wire/thread.js';
 import { operatorOf } from '../auth.js';
 import { actorOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin, threadParams } from '../schemas.js';
@@ -21,97 +23,6 @@ const statusSchema = {
   additionalProperties: false,
 } as const;
 
-const rowSchema = {
-  type: 'object',
-  properties: { k: { type: 'string' }, v: { type: 'string' } },
-  required: ['k', 'v'],
-  additionalProperties: false,
-} as const;
-
-const proposalSchema = {
-  type: 'object',
-  properties: {
-    decided_at: nullableString,
-    environment: { type: 'string' },
-    id: { type: 'string', format: 'uuid' },
-    message_id: { type: 'integer' },
-    permission: { type: 'string' },
-    project: nullableString,
-    result: { type: 'object', additionalProperties: true, description: 'Present once decided. {"error": "…"} on a rejection or a failure.' },
-    rows: { type: 'array', items: rowSchema },
-    status: { type: 'string', enum: ['pending', 'accepted', 'rejected', 'failed'] },
-    tag: { type: 'string', enum: ['read', 'write'] },
-    title: { type: 'string' },
-    tool: { type: 'string' },
-  },
-  required: ['environment', 'id', 'message_id', 'permission', 'result', 'rows', 'status', 'tag', 'title', 'tool'],
-  additionalProperties: false,
-} as const;
-
-const toolCallSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    title: { type: 'string' },
-    kind: { type: 'string' },
-    status: { type: 'string' },
-    locations: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { path: { type: 'string' }, line: { type: ['integer', 'null'] } },
-        required: ['path'],
-        additionalProperties: false,
-      },
-    },
-    refused: { type: 'string', description: 'Why Aion refused the call, when it did.' },
-  },
-  required: ['id', 'title', 'kind', 'status', 'locations'],
-  additionalProperties: false,
-} as const;
-
-const planEntrySchema = {
-  type: 'object',
-  properties: { content: { type: 'string' }, priority: { type: 'string' }, status: { type: 'string' } },
-  required: ['content', 'priority', 'status'],
-  additionalProperties: false,
-} as const;
-
-const messageSchema = {
-  type: 'object',
-  properties: {
-    tool_calls: { type: 'array', items: toolCallSchema, description: "An agent's answer: the tool calls it made." },
-    plan: { type: 'array', items: planEntrySchema, description: "An agent's answer: its plan." },
-    at: { type: 'string' },
-    id: { type: 'integer' },
-    role: { type: 'string', enum: ['user', 'assistant'] },
-    stop_reason: nullableString,
-    text: { type: 'string', description: 'Every text block of the turn, joined with a blank line.' },
-  },
-  required: ['at', 'id', 'role', 'text'],
-  additionalProperties: false,
-} as const;
-
-const threadSchema = {
-  type: 'object',
-  properties: {
-    agent: { ...nullableString, description: 'The ACP agent holding the thread; null for the built-in assistant.' },
-    created_at: { type: 'string' },
-    environment: { type: 'string' },
-    id: { type: 'string', format: 'uuid' },
-    messages: { type: 'array', items: messageSchema },
-    page: { type: 'string' },
-    project: nullableString,
-    proposals: { type: 'array', items: proposalSchema },
-    role: { type: 'string', description: "The caller's role name in this thread's project." },
-    state: { type: 'string', enum: ['idle', 'waiting', 'refused'] },
-    title: { type: 'string' },
-    updated_at: { type: 'string' },
-  },
-  required: ['agent', 'created_at', 'environment', 'id', 'messages', 'page', 'proposals', 'role', 'state', 'title', 'updated_at'],
-  additionalProperties: false,
-} as const;
-
 const tokenCount = (description: string) => ({ type: 'integer', minimum: 0, description }) as const;
 
 const usageSchema = {
@@ -126,7 +37,6 @@ const usageSchema = {
   required: ['calls', 'input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'],
   additionalProperties: false,
 } as const;
-
 
 const proposalParams = {
   type: 'object',
@@ -180,7 +90,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
             before: { type: 'string', maxLength: 100, description: 'The id of the last thread of the page before: only older threads follow.' },
           },
         },
-        response: { 200: { type: 'array', items: threadSchema }, ...errorResponses(401, 404, 422) },
+        response: { 200: { type: 'array', items: threadResponseSchema }, ...errorResponses(401, 404, 422) },
       },
     },
     async (request) => assistant.list(operatorOf(request), request.query),
@@ -204,7 +114,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
           },
           additionalProperties: false,
         },
-        response: { 200: threadSchema, ...errorResponses(401, 404, 422, 503) },
+        response: { 200: threadResponseSchema, ...errorResponses(401, 404, 422, 503) },
       },
     },
     async (request) => assistant.open(operatorOf(request), request.body ?? {}),
@@ -212,7 +122,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
 
   app.get(
     '/assistant/threads/:id',
-    { schema: { operationId: 'getThread', summary: 'One conversation with its messages and proposals', tags, params: threadParams, response: { 200: threadSchema, ...errorResponses(401, 404) } } },
+    { schema: { operationId: 'getThread', summary: 'One conversation with its messages and proposals', tags, params: threadParams, response: { 200: threadResponseSchema, ...errorResponses(401, 404) } } },
     async (request) => assistant.view(operatorOf(request), request.params.id),
   );
 
@@ -231,6 +141,27 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
       await assistant.remove(actorOf(request), request.params.id);
       return reply.code(204).send(null);
     },
+  );
+
+  app.patch(
+    '/assistant/threads/:id',
+    {
+      schema: {
+        operationId: 'renameThread',
+        summary: 'Rename a thread (beyond the spec: for the console)',
+        description: `Gives the thread the title the operator typed: spaces collapsed, 1 to ${TITLE_MAX} characters. The list keeps its order: \`updated_at\` does not move.`,
+        tags,
+        params: threadParams,
+        body: {
+          type: 'object',
+          properties: { title: { type: 'string', description: `The new title, 1 to ${TITLE_MAX} characters once its spaces are collapsed.` } },
+          required: ['title'],
+          additionalProperties: false,
+        },
+        response: { 200: threadResponseSchema, ...errorResponses(401, 404, 422) },
+      },
+    },
+    async (request) => assistant.rename(operatorOf(request), request.params.id, request.body.title),
   );
 
   app.get(
@@ -261,7 +192,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
           required: ['text'],
           additionalProperties: false,
         },
-        response: { 200: threadSchema, ...errorResponses(401, 404, 409, 422, 429, 503) },
+        response: { 200: threadResponseSchema, ...errorResponses(401, 404, 409, 422, 429, 503) },
       },
     },
     async (request) => {
@@ -278,7 +209,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
         summary: 'Accept every waiting proposal of the newest answer, in order, stopping at the first that fails',
         tags,
         params: threadParams,
-        response: { 200: threadSchema, ...errorResponses(401, 404) },
+        response: { 200: threadResponseSchema, ...errorResponses(401, 404) },
       },
     },
     async (request) => assistant.acceptAll(operatorOf(request), request.params.id),
@@ -292,7 +223,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
         summary: 'Accept one proposal, which carries out the change with your permissions',
         tags,
         params: proposalParams,
-        response: { 200: threadSchema, ...errorResponses(401, 404, 409) },
+        response: { 200: threadResponseSchema, ...errorResponses(401, 404, 409) },
       },
     },
     async (request) => assistant.accept(operatorOf(request), request.params.id, request.params.proposal_id),
@@ -306,7 +237,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
         summary: 'Reject one proposal. Nothing changes',
         tags,
         params: proposalParams,
-        response: { 200: threadSchema, ...errorResponses(401, 404, 409) },
+        response: { 200: threadResponseSchema, ...errorResponses(401, 404, 409) },
       },
     },
     async (request) => assistant.reject(actorOf(request), request.params.id, request.params.proposal_id),

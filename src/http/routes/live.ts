@@ -7,6 +7,7 @@
 // else is a 404, as if nothing were there.
 import type { LiveEntry } from '../../domain/live-bodies.js';
 import { badToken, notFound } from '../../errors.js';
+import { storeUnreachable } from '../../store/connection-loss.js';
 import { bearerToken } from '../auth.js';
 import type { Services } from '../../services.js';
 import { encodingFor, formatFor, matchesETag } from '../negotiation.js';
@@ -55,7 +56,7 @@ export const liveRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
               'The ETag names the deployment, the secret versions it was resolved with, and the form.',
           },
           304: { description: 'Unchanged: If-None-Match names the current ETag. No body.' },
-          ...errorResponses(401, 404, 422),
+          ...errorResponses(401, 404, 422, 503),
         },
       },
     },
@@ -77,8 +78,18 @@ export const liveRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
         const gone = new AbortController();
         reply.raw.once('close', () => gone.abort());
         // A token revoked while its request is held ends the wait, refused.
+        // A look the store cannot answer now keeps the request waiting on the
+        // last one; the next change notice looks again.
         const token = bearerToken(request);
-        const look = async () => ({ entry: await read(), allowed: (await authenticator.authenticate(token)) !== null });
+        let last: { entry: LiveEntry | null; allowed: boolean } = { entry, allowed: true };
+        const look = async () => {
+          try {
+            last = { entry: await read(), allowed: (await authenticator.authenticate(token)) !== null };
+          } catch (error) {
+            if (!storeUnreachable(error)) throw error;
+          }
+          return last;
+        };
         const topics = [`project:${entry.projectId}`, `environment:${caller.environmentId}`, `token:${caller.tokenId}`] as const;
         const waited = await changes.waitFor(topics, look, (now) => !now.allowed || etagOf(now.entry) !== seen, request.query.wait * 1000, gone.signal);
         if (!waited.allowed) throw badToken();

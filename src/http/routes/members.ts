@@ -1,6 +1,6 @@
 // Memberships of one project: members may list them, admins change them.
 // Each route runs the matching tool, so the executor checks and audits it.
-import type { Member } from '../../access/memberships.js';
+import type { Member } from '../../domain/project-access.js';
 import { OPERATOR_NAME_PATTERN } from '../../access/operators.js';
 import type { Services } from '../../services.js';
 import { invoke } from '../invoke.js';

@@ -16,8 +16,12 @@ const projectSchema = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { name: { type: 'string' }, protected: { type: 'boolean' } },
-        required: ['name', 'protected'],
+        properties: {
+          name: { type: 'string' },
+          protected: { type: 'boolean' },
+          approvals_required: { type: 'integer', description: '2: every change there is a change request a second operator approves; 1: it runs at once.' },
+        },
+        required: ['name', 'protected', 'approvals_required'],
         additionalProperties: false,
       },
     },

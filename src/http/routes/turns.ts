@@ -1,14 +1,12 @@
 // A running turn, agent or built-in: cancel it, or follow it as Server-Sent
 // Events (started, text deltas, tool calls, plan, proposals, ended).
-import type { TurnEvent } from '../../assistant/events.js';
+import type { TurnEvent } from '../../wire/turn-event.js';
+import type { EventCursor } from '../../turns/turns.js';
 import { findThread } from '../../assistant/threads.js';
 import type { Services } from '../../services.js';
 import { operatorOf } from '../auth.js';
+import { openEventStream } from '../event-stream.js';
 import { errorResponses, type RoutePlugin, threadParams } from '../schemas.js';
-
-
-/** A comment line this often keeps proxies from closing a quiet stream. */
-const KEEPALIVE_MS = 15_000;
 
 export const turnRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
   const tags = ['assistant'];
@@ -24,7 +22,7 @@ export const turnRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
         response: {
           200: {
             type: 'object',
-            properties: { cancelled: { type: 'boolean', description: 'False when no turn of this thread runs on this server.' } },
+            properties: { cancelled: { type: 'boolean', description: 'False when no turn of this thread runs, on any server.' } },
             required: ['cancelled'],
             additionalProperties: false,
           },
@@ -40,35 +38,35 @@ export const turnRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
     {
       schema: {
         operationId: 'streamTurnEvents',
-        summary: "Server-Sent Events of the thread's next (or running) turn, until it ends",
+        summary:
+          "Server-Sent Events of the thread's running turn from its first event (or of the next to start), until it ends, on whichever server it runs; each event has an id, and Last-Event-ID resumes after it",
         tags,
         params: threadParams,
+        headers: {
+          type: 'object',
+          properties: { 'last-event-id': { type: 'string', maxLength: 100, description: 'The id of the last event received: the stream goes on after it.' } },
+        },
         produces: ['text/event-stream'],
         response: { 200: { type: 'string', description: 'text/event-stream: started, text, tool_call, plan, proposal, ended' }, ...errorResponses(401, 404) },
       },
     },
     async (request, reply) => {
       const thread = await findThread(services.db, operatorOf(request), request.params.id);
-      reply.hijack();
-      const out = reply.raw;
-      out.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-        'x-request-id': request.id,
-      });
-      out.write(': following this thread\'s turn\n\n');
-      const keepalive = setInterval(() => out.write(': keepalive\n\n'), KEEPALIVE_MS);
-      const stop = services.events.listen(thread.id, (event: TurnEvent) => {
-        out.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
-        if (event.type === 'ended') finish();
-      });
-      const finish = () => {
-        clearInterval(keepalive);
-        stop();
-        out.end();
-      };
-      request.raw.once('close', finish);
+      const stream = openEventStream(request, reply, "following this thread's turn", services.changes.closing);
+      const send = (id: string, event: TurnEvent) => stream.send({ id, type: event.type, data: event });
+      try {
+        await services.turns.follow(thread.id, cursorOf(request.headers['last-event-id']), send, stream.closed);
+      } catch (error) {
+        request.log.error({ err: error }, 'following a turn failed');
+      } finally {
+        stream.end();
+      }
     },
   );
 };
+
+/** `<turn>:<seq>`, as the stream numbers its events; anything else starts afresh. */
+function cursorOf(header: string | undefined): EventCursor | null {
+  const match = /^([0-9a-f-]{36}):(\d{1,9})$/i.exec(header ?? '');
+  return match?.[1] && match[2] ? { turn: match[1].toLowerCase(), seq: Number(match[2]) } : null;
+}

@@ -1,5 +1,14 @@
 // Reading a project's audit log.
+import { CONVERSATION_TOOLS } from '../../conversation/tools.js';
+import { AUDIT_OUTCOMES } from '../../wire/audit.js';
 import { NAME_LENGTH, scopeProperties, withInput } from '../types.js';
+// A cycle (the catalogue lists this tool), read only when the tool runs.
+import { CATALOGUE } from './index.js';
+
+/** The tools tagged read: what `changes_only` leaves out. Everything else (writes, proposal decisions, tokens) is a change. */
+function readTools(): string[] {
+  return [...CATALOGUE, ...CONVERSATION_TOOLS].filter((tool) => tool.tag === 'read').map((tool) => tool.name);
+}
 
 export const auditTools = [
   withInput({
@@ -9,6 +18,10 @@ export const auditTools = [
       limit: { type: 'integer', minimum: 1, maximum: 200, description: 'Default 50.' },
       tool: { type: 'string', maxLength: NAME_LENGTH, description: 'Only runs of this tool.' },
       operator: { type: 'string', maxLength: NAME_LENGTH, description: 'Only this operator.' },
+      outcome: { type: 'string', enum: AUDIT_OUTCOMES },
+      changes_only: { type: 'boolean', description: 'Leave out reads.' },
+      since: { type: 'string', format: 'date-time', description: 'Only entries at or after this time.' },
+      until: { type: 'string', format: 'date-time', description: 'Only entries before this time.' },
       before: { type: 'integer', minimum: 1, description: 'Only entries older than this id (paging).' },
     },
     additionalProperties: false,
@@ -26,6 +39,10 @@ export const auditTools = [
         limit: input.limit ?? 50,
         ...(input.tool ? { tool: input.tool } : {}),
         ...(input.operator ? { operator: input.operator } : {}),
+        ...(input.outcome ? { outcome: input.outcome } : {}),
+        ...(input.changes_only ? { excludeTools: readTools() } : {}),
+        ...(input.since ? { since: new Date(input.since) } : {}),
+        ...(input.until ? { until: new Date(input.until) } : {}),
         ...(input.before ? { before: input.before } : {}),
       }),
     }),

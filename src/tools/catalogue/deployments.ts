@@ -1,6 +1,6 @@
 // Deployments of one environment: history, what is live, deploy, rollback.
 import { deploy, listDeployments, liveConfig, rollback } from '../../domain/deployments.js';
-import { scopeProperties, withInput } from '../types.js';
+import { reasonProperty, scopeProperties, withInput } from '../types.js';
 import { pathProperty, revisionProperty } from './documents.js';
 
 const DEFAULT_LIMIT = 20;
@@ -43,7 +43,7 @@ export const deploymentTools = [
   }),
   withInput({
     type: 'object',
-    properties: { ...where, path: pathProperty, revision: revisionProperty },
+    properties: { ...where, path: pathProperty, revision: revisionProperty, reason: reasonProperty },
     required: ['path'],
     additionalProperties: false,
   }).define({
@@ -65,7 +65,7 @@ export const deploymentTools = [
   }),
   withInput({
     type: 'object',
-    properties: { ...where, path: pathProperty },
+    properties: { ...where, path: pathProperty, reason: reasonProperty },
     required: ['path'],
     additionalProperties: false,
   }).define({

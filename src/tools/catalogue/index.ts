@@ -1,6 +1,7 @@
 // The catalogue: every public tool, in the order clients list them.
 import type { Tool } from '../types.js';
 import { auditTools } from './audit.js';
+import { changeRequestTools } from './change-requests.js';
 import { conceptTools } from './concepts.js';
 import { deploymentTools } from './deployments.js';
 import { documentTools } from './documents.js';
@@ -14,6 +15,7 @@ export const CATALOGUE: readonly Tool[] = [
   ...documentTools,
   ...deploymentTools,
   ...secretTools,
+  ...changeRequestTools,
   ...auditTools,
   ...conceptTools,
 ];

@@ -1,9 +1,9 @@
 // A project's environments (and their protection) and members.
-import { listMembers, removeMember, setMemberRole } from '../../access/memberships.js';
+import { removeMember, setMemberRole } from '../../access/memberships.js';
 import { OPERATOR_NAME_PATTERN } from '../../access/operators.js';
-import { createEnvironment, ENVIRONMENT_NAME_PATTERN, setEnvironmentProtection } from '../../domain/projects.js';
+import { createEnvironment, describeEnvironment, ENVIRONMENT_NAME_PATTERN, setEnvironmentProtection } from '../../domain/projects.js';
 import { ROLES } from '../../store/schema.js';
-import { scopeProperties, withInput } from '../types.js';
+import { reasonProperty, scopeProperties, withInput } from '../types.js';
 
 const projectOnly = {
   type: 'object',
@@ -14,7 +14,8 @@ const projectOnly = {
 export const projectTools = [
   withInput(projectOnly).define({
     name: 'list_environments',
-    description: "A project's environments: whether protected, and what is live in each (path, revision, deployment number).",
+    description:
+      "A project's environments: whether protected, how many approvals a change there requires, and what is live in each (path, revision, deployment number).",
     permission: 'project:read',
     tag: 'read',
     scope: 'project',
@@ -22,7 +23,7 @@ export const projectTools = [
       const { slug, environments } = project;
       return {
         project: slug,
-        environments: environments.map((e) => ({ name: e.name, protected: e.protected, live: e.live })),
+        environments: environments.map((e) => ({ ...describeEnvironment(e), live: e.live })),
       };
     },
   }),
@@ -52,19 +53,28 @@ export const projectTools = [
   }),
   withInput({
     type: 'object',
-    properties: { project: scopeProperties.project, environment: scopeProperties.environment, protected: { type: 'boolean' } },
-    required: ['protected'],
+    properties: {
+      project: scopeProperties.project,
+      environment: scopeProperties.environment,
+      protected: { type: 'boolean' },
+      approvals_required: { type: 'integer', enum: [1, 2], description: '2: each change there waits for a second operator.' },
+      reason: reasonProperty,
+    },
     additionalProperties: false,
   }).define({
     name: 'set_environment_protection',
-    description: 'Protect an environment (only operators and admins may deploy or set secrets there) or unprotect it.',
+    description:
+      'Protect an environment (only operators and admins may deploy or set secrets there) or unprotect it, and set how many approvals its changes require.',
     permission: 'environment:manage',
     tag: 'write',
     scope: 'environment',
-    rows: (input) => [{ k: 'protected', v: input.protected ? 'yes' : 'no' }],
+    rows: (input) => [
+      ...(input.protected === undefined ? [] : [{ k: 'protected', v: input.protected ? 'yes' : 'no' }]),
+      ...(input.approvals_required === undefined ? [] : [{ k: 'approvals required', v: String(input.approvals_required) }]),
+    ],
     run: async ({ db, project, environment }, input) => ({
       project: project.slug,
-      ...(await setEnvironmentProtection(db, environment, input.protected)),
+      ...(await setEnvironmentProtection(db, environment, { protected: input.protected, approvalsRequired: input.approvals_required })),
     }),
   }),
   withInput(projectOnly).define({
@@ -73,7 +83,8 @@ export const projectTools = [
     permission: 'project:read',
     tag: 'read',
     scope: 'project',
-    run: async ({ db, project }) => ({ project: project.slug, members: await listMembers(db, project.id) }),
+    // From the project directory's memory, like the environments: no query.
+    run: async ({ project }) => ({ project: project.slug, members: [...project.members] }),
   }),
   withInput({
     type: 'object',

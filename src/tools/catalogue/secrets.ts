@@ -1,6 +1,6 @@
 // Secrets of an environment: names and versions to read, values only to write.
 import { deleteSecret, listSecrets, SECRET_NAME_PATTERN, setSecret } from '../../domain/secrets.js';
-import { scopeProperties, withInput } from '../types.js';
+import { reasonProperty, scopeProperties, withInput } from '../types.js';
 
 const secretName = { type: 'string', pattern: SECRET_NAME_PATTERN, description: 'Upper-case letters, digits, _.' } as const;
 
@@ -27,6 +27,7 @@ export const secretTools = [
       ...scopeProperties,
       name: secretName,
       value: { type: 'string', maxLength: 65536, description: 'The value; at most 64 KiB. Never echoed back.' },
+      reason: reasonProperty,
     },
     required: ['name', 'value'],
     additionalProperties: false,
@@ -51,7 +52,7 @@ export const secretTools = [
   }),
   withInput({
     type: 'object',
-    properties: { ...scopeProperties, name: secretName },
+    properties: { ...scopeProperties, name: secretName, reason: reasonProperty },
     required: ['name'],
     additionalProperties: false,
   }).define({

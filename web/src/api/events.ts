@@ -1,8 +1,11 @@
-// Server-Sent Events read with fetch() and a stream parser: EventSource
+// Server-Sent Events read with fetch() and eventsource-parser: EventSource
 // cannot send the Authorization header, and the token never goes in a URL.
+import { type EventSourceMessage, EventSourceParserStream } from 'eventsource-parser/stream';
 import { ApiError, requestHeaders } from './client';
 
 export interface ServerEvent {
+  /** The event's `id:`, which a reconnect sends back as Last-Event-ID; null when it has none. */
+  id: string | null;
   event: string;
   data: string;
 }
@@ -10,48 +13,31 @@ export interface ServerEvent {
 /**
  * Opens the stream and resolves once the server has answered (so nothing
  * emitted after that is missed); `closed` settles when the stream ends.
+ * `lastEventId` asks the server to go on after that event.
  */
 export async function openEventStream(
   path: string,
   onEvent: (event: ServerEvent) => void,
   signal: AbortSignal,
+  lastEventId: string | null = null,
 ): Promise<{ closed: Promise<void> }> {
-  const response = await fetch(path, { headers: requestHeaders('text/event-stream'), signal });
+  const headers = requestHeaders('text/event-stream');
+  if (lastEventId) headers['last-event-id'] = lastEventId;
+  const response = await fetch(path, { headers, signal });
   if (!response.ok || !response.body) {
     const body: unknown = await response.json().catch(() => null);
     const sentence = (body as { error?: unknown } | null)?.error;
     throw new ApiError(response.status, typeof sentence === 'string' ? sentence : `the server answered ${response.status}`, body);
   }
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  return { closed: readEvents(reader, onEvent).catch(() => undefined) };
+  const events = response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream());
+  return { closed: deliver(events.getReader(), onEvent).catch(() => undefined) };
 }
 
-async function readEvents(reader: ReadableStreamDefaultReader<string>, onEvent: (event: ServerEvent) => void): Promise<void> {
-  let buffer = '';
+async function deliver(reader: ReadableStreamDefaultReader<EventSourceMessage>, onEvent: (event: ServerEvent) => void): Promise<void> {
   for (;;) {
     const { done, value } = await reader.read();
     if (done) return;
-    buffer += value.replaceAll('\r\n', '\n');
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const parsed = parseEvent(buffer.slice(0, end));
-      buffer = buffer.slice(end + 2);
-      if (parsed) onEvent(parsed);
-    }
+    // As EventSource names them: an event without `event:` is a `message`.
+    onEvent({ id: value.id ?? null, event: value.event ?? 'message', data: value.data });
   }
-}
-
-/** One event block: `event:` names it, `data:` lines join with newlines; comments (`:`) are keep-alives. */
-function parseEvent(block: string): ServerEvent | null {
-  let event = 'message';
-  const data: string[] = [];
-  for (const line of block.split('\n')) {
-    if (line === '' || line.startsWith(':')) continue;
-    const colon = line.indexOf(':');
-    const field = colon < 0 ? line : line.slice(0, colon);
-    const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-    if (field === 'event') event = value;
-    else if (field === 'data') data.push(value);
-  }
-  return data.length > 0 ? { event, data: data.join('\n') } : null;
 }

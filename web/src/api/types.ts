@@ -1,14 +1,17 @@
 // The API's answers the console reads (spec/assistant-and-tools.md, DESIGN.md §7).
-// A turn's live events, and the tool calls and plan of an answer, are the
-// server's own types, imported as types only (nothing of the server is bundled).
-import type { PlanEntryView, ToolCallView, TurnEvent } from '../../../src/assistant/events';
+// Threads, messages, proposals, turn events and audit entries are the wire
+// types of src/wire, imported where they are used, as types only (nothing of
+// the server is bundled).
 import type { SessionCredential, SessionCredentialListing } from '../../../src/conversation/credentials';
+import type { RevisionListing } from '../../../src/domain/documents';
 
 export type Role = 'viewer' | 'developer' | 'operator' | 'admin';
 
 export interface Environment {
   name: string;
   protected: boolean;
+  /** 2: each change there is a change request a second operator approves. */
+  approvals_required: number;
 }
 
 export interface Project {
@@ -26,58 +29,11 @@ export interface ToolDescriptor {
   tag: 'read' | 'write';
 }
 
-export type { TurnEvent };
 /** A conversation's session credential: minted (its token shown that once), and as GET …/session-credentials lists it. */
 export type { SessionCredential, SessionCredentialListing };
-/** A tool call an agent made (or asked for), as the panel shows it. */
-export type ToolCall = ToolCallView;
-export type PlanEntry = PlanEntryView;
 
-export interface ThreadMessage {
-  at: string;
-  id: number;
-  role: 'user' | 'assistant';
-  stop_reason?: string | null;
-  text: string;
-  tool_calls?: ToolCall[];
-  plan?: PlanEntry[];
-}
-
-export interface ProposalRow {
-  k: string;
-  v: string;
-}
-
-export interface Proposal {
-  decided_at?: string | null;
-  environment: string;
-  id: string;
-  message_id: number;
-  permission: string;
-  project?: string | null;
-  result: Record<string, unknown>;
-  rows: ProposalRow[];
-  status: 'pending' | 'accepted' | 'rejected' | 'failed';
-  tag: 'read' | 'write';
-  title: string;
-  tool: string;
-}
-
-export interface Thread {
-  /** The ACP agent holding the thread; null for the built-in assistant. */
-  agent: string | null;
-  created_at: string;
-  environment: string;
-  id: string;
-  messages: ThreadMessage[];
-  page: string;
-  project?: string | null;
-  proposals: Proposal[];
-  role: string;
-  state: 'idle' | 'waiting' | 'refused';
-  title: string;
-  updated_at: string;
-}
+/** A revision as list_revisions lists it (no text). */
+export type { RevisionListing };
 
 export interface AssistantStatus {
   configured: boolean;
@@ -148,18 +104,6 @@ export interface Secret {
 export interface Member {
   operator: string;
   role: Role;
-}
-
-export interface AuditRecord {
-  id: number;
-  at: string;
-  operator: string | null;
-  via: string;
-  tool: string;
-  environment: string | null;
-  outcome: string;
-  input: unknown;
-  error: string | null;
 }
 
 /** What a conversation sees (spec/assistant-conversation-schemas.md, assistant_context). */

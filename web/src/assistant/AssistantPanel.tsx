@@ -1,45 +1,83 @@
 // The assistant panel, on every page: the status sentence when no model is
 // set up; the threads of this project and environment, held by the built-in
-// assistant or an ACP agent; the open thread's messages with their proposals,
-// a running turn as it streams (with Stop); the message box and the Share
-// context switch.
-import { useEffect, useRef, useState } from 'react';
+// assistant or an ACP agent (renamed, deleted, searched; an empty one reused
+// by "New conversation"); the open thread's messages with their proposals,
+// a running turn as it streams (with Stop), also one started elsewhere; the
+// message box and the Share context switch.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { ApiError } from '../api/client';
 import { useAgents, useAssistantStatus } from '../api/queries';
-import type { Proposal, Thread } from '../api/types';
+import type { ProposalResponse } from '../../../src/wire/proposal';
+import type { ThreadResponse } from '../../../src/wire/thread';
+import { PANEL_ID } from '../layout/useDrawer';
 import type { Scope } from '../scope';
+import { newestFailure } from '../ui/useAction';
 import { ConnectAgent } from './ConnectAgent';
+import { keepFocusAfterDecision } from './decisionFocus';
 import { BUILT_IN, builtInTitle, HolderPicker, UnsandboxedWarning } from './HolderPicker';
 import { MessageBox } from './MessageBox';
+import { pickable, reusableThread } from './reusableThread';
+import { ThreadBar, NONE } from './ThreadBar';
+import { ThreadSearch } from './ThreadSearch';
+import { threadTitle } from './threadTitle';
 import { ThreadView } from './ThreadView';
-import { acceptAll, decide, openThread, useThreadUpdate, useThreads } from './threads';
+import { chosenThreadKey, useShowThread, useThreadShown } from './showThread';
+import { useThreadDeleted } from './threadChanges';
+import {
+  acceptAll,
+  decide,
+  deleteThread,
+  forgetThread,
+  openThread,
+  refreshThread,
+  useThreadUpdate,
+  useThreads,
+} from './threads';
 import { UsageNote } from './UsageNote';
 import { useContextSharing } from './useContextSharing';
 import { useRunningTurn } from './useRunningTurn';
+import './assistant.css';
 
-export function AssistantPanel({ scope }: { scope: Scope }) {
+interface Props {
+  scope: Scope;
+  /** Collapsed, or a closed drawer: the panel stays mounted, so a running turn is still followed. */
+  hidden: boolean;
+  onHide: () => void;
+}
+
+export function AssistantPanel({ scope, hidden, onHide }: Props) {
+  const queries = useQueryClient();
   const status = useAssistantStatus().data;
   const agents = useAgents().data ?? [];
   const threads = useThreads();
   const update = useThreadUpdate();
   const [location] = useLocation();
-  const scoped = (threads.data ?? []).filter(
-    (t) => (t.project ?? undefined) === scope.project && (!scope.project || t.environment === scope.environment),
-  );
-  const scopeKey = `aion.thread.${scope.project ?? ''}.${scope.environment ?? ''}`;
+  const inScope = (t: ThreadResponse) => (t.project ?? undefined) === scope.project && (!scope.project || t.environment === scope.environment);
+  const scoped = (threads.data ?? []).filter(inScope);
+  const scopeKey = chosenThreadKey(scope.project, scope.environment);
+  // NONE when the open conversation was deleted elsewhere: none is shown until the operator picks or starts one.
   const [chosen, setChosen] = useState<string | null>(() => sessionStorage.getItem(scopeKey));
-  useEffect(() => {
+  /** A calm word that the conversation shown was deleted elsewhere. */
+  const [gone, setGone] = useState('');
+  // Another project or environment: its own choice, read from storage (where the top bar may just have put it).
+  const [shownScope, setShownScope] = useState(scopeKey);
+  if (shownScope !== scopeKey) {
+    setShownScope(scopeKey);
     setChosen(sessionStorage.getItem(scopeKey));
-  }, [scopeKey]);
-  const thread = scoped.find((t) => t.id === chosen) ?? scoped[0] ?? null;
+    setGone('');
+  }
+  const thread = chosen === NONE ? null : (scoped.find((t) => t.id === chosen) ?? scoped[0] ?? null);
   const [sharing, setSharing] = useState(true);
-  const turn = useRunningTurn();
-  const [sentence, setSentence] = useState('');
-  const [deciding, setDeciding] = useState(false);
+  const turn = useRunningTurn(thread);
   const [picked, setPicked] = useState<string | null>(null);
   /** Counts the messages refused because a proposal waits: each brings the waiting card into view. */
   const [revealWaiting, setRevealWaiting] = useState(0);
+  const [searching, setSearching] = useState(false);
+  const showThread = useShowThread();
+  /** The conversations this tab is deleting: the change stream's word of it is no news here. */
+  const deleting = useRef(new Set<string>());
   useContextSharing(thread?.id ?? null, sharing);
 
   // A new conversation goes to the built-in assistant when it is set up, else to the first agent that can start.
@@ -53,25 +91,42 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
   function choose(id: string) {
     sessionStorage.setItem(scopeKey, id);
     setChosen(id);
+    setGone('');
   }
 
-  async function act(action: () => Promise<Thread>): Promise<boolean> {
-    setSentence('');
-    try {
-      const answer = await action();
-      update(answer);
-      choose(answer.id);
-      return true;
-    } catch (error) {
-      setSentence(error instanceof ApiError || error instanceof Error ? error.message : String(error));
-      if (error instanceof ApiError && error.status === 409) setRevealWaiting((n) => n + 1);
-      return false;
-    }
+  // Asked for from the top bar: the scope's panel reads the same choice from storage when the page moved.
+  const region = useRef<HTMLElement>(null);
+  useThreadShown((id) => {
+    setChosen(id);
+    setGone('');
+    setRevealWaiting((n) => n + 1);
+    requestAnimationFrame(() => region.current?.querySelector<HTMLElement>('[role=log]')?.focus());
+  });
+
+  useThreadDeleted((id) => {
+    // The operator's choice counts too: the list, read again before this word came, may already lack it (and its title).
+    if ((id !== thread?.id && id !== chosen) || deleting.current.has(id)) return;
+    sessionStorage.removeItem(scopeKey);
+    setChosen(NONE);
+    setGone(thread?.id === id ? `The conversation “${threadTitle(thread)}” was deleted elsewhere.` : 'The conversation you had open was deleted elsewhere.');
+  });
+
+  /** The thread as the server answered an action: kept in the list, and shown (unless the page moved to another scope meanwhile). */
+  function showAnswer(answer: ThreadResponse) {
+    update(answer);
+    if (inScope(answer)) choose(answer.id);
+  }
+
+  /** Refused with 409, this tab's view is behind (a proposal or a turn it has not seen): read the thread, then show what waits. */
+  async function catchUp(error: Error) {
+    if (!(error instanceof ApiError && error.status === 409) || !thread) return;
+    await refreshThread(queries, thread.id);
+    setRevealWaiting((n) => n + 1);
   }
 
   /** A conversation being opened: a message sent meanwhile goes to it, not to the one shown before. */
-  const opening = useRef<Promise<Thread> | null>(null);
-  function open(): Promise<Thread> {
+  const opening = useRef<Promise<ThreadResponse> | null>(null);
+  function open(): Promise<ThreadResponse> {
     const opened = openThread(scope.project, scope.environment, location, holderChoice === BUILT_IN ? null : holderChoice);
     opening.current = opened;
     const settled = () => {
@@ -81,109 +136,146 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
     return opened;
   }
 
-  function send(text: string): Promise<boolean> {
-    return act(() =>
+  /** "New conversation": an empty one of the same holder is reused, and a second click while one opens waits for it. */
+  function newConversation(): Promise<ThreadResponse> {
+    setSearching(false);
+    if (opening.current) return opening.current;
+    const empty = reusableThread(thread, scoped, holderChoice === BUILT_IN ? null : holderChoice);
+    return empty ? Promise.resolve(empty) : open();
+  }
+
+  /** A conversation found by the search: shown here when it is this scope's, else the page moves to its scope. */
+  function pick(found: ThreadResponse) {
+    setSearching(false);
+    if (scoped.some((t) => t.id === found.id)) choose(found.id);
+    else showThread(found);
+  }
+
+  const start = useMutation({ mutationFn: newConversation, onSuccess: showAnswer, onError: catchUp });
+
+  const send = useMutation({
+    mutationFn: (text: string) =>
       turn.run(text, async () => {
         if (opening.current) return (await opening.current).id;
         if (thread) return thread.id;
         const opened = await open();
-        update(opened);
-        choose(opened.id);
+        showAnswer(opened);
         return opened.id;
       }),
-    );
-  }
+    onSuccess: showAnswer,
+    onError: catchUp,
+  });
 
-  async function stop(cancel: () => Promise<void>) {
-    try {
-      await cancel();
-    } catch (error) {
-      setSentence(error instanceof Error ? error.message : String(error));
-    }
-  }
+  const stop = useMutation({ mutationFn: async () => turn.stop?.() });
 
-  async function decideOne(proposal: Proposal, decision: 'accept' | 'reject') {
-    if (!thread) return;
-    setDeciding(true);
-    await act(() => decide(thread.id, proposal.id, decision));
-    setDeciding(false);
-  }
+  const remove = useMutation({
+    mutationFn: deleteThread,
+    onMutate: (threadId) => {
+      deleting.current.add(threadId);
+    },
+    onSuccess: (_, threadId) => {
+      forgetThread(queries, threadId);
+      sessionStorage.removeItem(scopeKey);
+      setChosen(null);
+    },
+    onError: (_, threadId) => {
+      deleting.current.delete(threadId);
+    },
+  });
 
-  async function decideAll() {
-    if (!thread) return;
-    setDeciding(true);
-    await act(() => acceptAll(thread.id));
-    setDeciding(false);
-  }
+  const decideOne = useMutation({
+    mutationFn: ({ threadId, proposal, decision }: { threadId: string; proposal: ProposalResponse; decision: 'accept' | 'reject' }) =>
+      decide(threadId, proposal.id, decision),
+    onSuccess: (answer, { proposal }) => {
+      keepFocusAfterDecision(answer, proposal.id);
+      showAnswer(answer);
+    },
+    onError: catchUp,
+  });
 
-  const cancel = turn.stop;
+  const decideAll = useMutation({
+    mutationFn: acceptAll,
+    onSuccess: (answer) => {
+      keepFocusAfterDecision(answer, null);
+      showAnswer(answer);
+    },
+    onError: catchUp,
+  });
+
+  const deciding = decideOne.isPending || decideAll.isPending;
+  /** What the panel says went wrong: the failure of the newest action, if it failed. */
+  const failure = newestFailure(start, send, stop, remove, decideOne, decideAll);
   const where = [scope.project, scope.environment].filter(Boolean).join(' / ');
   return (
-    <aside className="assistant" role="region" aria-label="Assistant">
+    <aside className="assistant-panel" id={PANEL_ID} role="region" aria-label="Assistant" hidden={hidden} ref={region}>
       <header>
         <h2>Assistant</h2>
-        {agents.length > 0 ? (
-          <HolderPicker status={status} agents={agents} value={holderChoice} onChange={setPicked} />
-        ) : (
-          <span className="muted">{[status?.model, scope.environment].filter(Boolean).join(' · ')}</span>
-        )}
+        {agents.length === 0 && <span className="muted">{[status?.model, scope.environment].filter(Boolean).join(' · ')}</span>}
         <span className="spacer" />
-        <button type="button" disabled={!canOpen} onClick={() => void act(open)}>
+        <button type="button" disabled={!canOpen} onClick={() => start.mutate()}>
           New conversation
         </button>
+        <button type="button" className="hide-panel" aria-label="Hide assistant" title="Hide assistant" onClick={onHide}>
+          ✕
+        </button>
+        {/* A row of its own under the buttons: the holder's name is read whole, also in a narrow panel. */}
+        {agents.length > 0 && <HolderPicker status={status} agents={agents} value={holderChoice} onChange={setPicked} />}
       </header>
       <UnsandboxedWarning agents={agents} value={holderChoice} />
       {status && !status.configured && !canSend && <p className="notice">{status.sentence}</p>}
-      {thread && (
-        <div className="thread-bar">
-          {scoped.length > 1 ? (
-            <label>
-              <span className="visually-hidden">Conversation</span>
-              <select value={thread.id} onChange={(e) => choose(e.target.value)}>
-                {scoped.map((t) => (
-                  <option key={t.id} value={t.id}>
-                    {t.title || 'New conversation'}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : (
-            <span className="muted small title">{thread.title || 'New conversation'}</span>
-          )}
-          {/* An agent-held thread already gives its agent the session credential. */}
-          {!thread.agent && <ConnectAgent threadId={thread.id} />}
-        </div>
+      {gone && (
+        <p className="notice" role="status">
+          {gone}
+        </p>
+      )}
+      {(threads.data ?? []).length > 0 && (
+        <ThreadBar
+          thread={thread}
+          listed={pickable(scoped, thread)}
+          onChoose={choose}
+          onRenamed={showAnswer}
+          onDelete={() => thread && remove.mutate(thread.id)}
+          searching={searching}
+          onSearching={setSearching}
+        />
       )}
       {thread && (
         <div className="thread-holder small">
           <span className={thread.agent ? 'holder agent' : 'holder'}>
             with <strong>{thread.agent ? agentTitle(thread.agent) : builtInTitle(status)}</strong>
+            {/* Not a second role chip: whose permissions what is accepted here runs with. */}
+            <span title="What you accept here runs with your permissions in this thread's project">, you as {thread.role}</span>
           </span>
           <UsageNote threadId={thread.id} />
+          {/* An agent-held thread already gives its agent the session credential. */}
+          {!thread.agent && <ConnectAgent threadId={thread.id} />}
         </div>
       )}
-      <ThreadView
-        thread={thread}
-        holder={holder}
-        pending={turn.pending}
-        live={turn.live}
-        onStop={cancel ? () => void stop(cancel) : null}
-        deciding={deciding}
-        onDecide={(p, d) => void decideOne(p, d)}
-        onAcceptAll={() => void decideAll()}
-        revealWaiting={revealWaiting}
-      />
-      {sentence && (
+      {searching ? (
+        <ThreadSearch threads={threads.data ?? []} shownId={thread?.id ?? null} onPick={pick} onClose={() => setSearching(false)} />
+      ) : (
+        <ThreadView
+          thread={thread}
+          holder={holder}
+          running={turn.shown}
+          onStop={turn.stop ? () => stop.mutate() : null}
+          deciding={deciding}
+          onDecide={(proposal, decision) => thread && decideOne.mutate({ threadId: thread.id, proposal, decision })}
+          onAcceptAll={() => thread && decideAll.mutate(thread.id)}
+          revealWaiting={revealWaiting}
+        />
+      )}
+      {failure && (
         <p role="alert" className="error panel-error">
-          {sentence}
+          {failure.message}
         </p>
       )}
       <footer>
         <MessageBox
           placeholder={`${heldBy ? `Ask ${holder}` : 'Ask'} about ${where || 'your projects'}…`}
-          busy={turn.pending !== null}
+          busy={turn.shown !== null}
           disabled={!canSend}
-          onSend={send}
+          onSend={(text) => send.mutateAsync(text).then(() => true, () => false)}
         >
           <label className="switch">
             <input
@@ -195,7 +287,6 @@ export function AssistantPanel({ scope }: { scope: Scope }) {
             />
             Share context
           </label>
-          {thread && <span className="chip role" title="Your role in this thread's project">{thread.role}</span>}
         </MessageBox>
       </footer>
     </aside>

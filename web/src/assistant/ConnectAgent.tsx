@@ -5,36 +5,37 @@
 import { useId, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { useSessionCredentials } from '../api/queries';
+import { queryKeys } from '../api/queryKeys';
 import type { SessionCredential, SessionCredentialListing } from '../api/types';
 import { Dialog } from '../ui/Dialog';
 import { shortTime } from '../ui/time';
-import { useAction } from '../ui/useAction';
-
-const REFRESH = ['session-credentials'];
+import { newestFailure, useAction } from '../ui/useAction';
 
 export function ConnectAgent({ threadId }: { threadId: string }) {
   const [open, setOpen] = useState(false);
-  const [minted, setMinted] = useState<SessionCredential | null>(null);
   const credentials = useSessionCredentials(threadId, open);
-  const { run, busy, error, clearError } = useAction();
+  const path = `/api/v1/assistant/threads/${threadId}`;
+  const changes = [queryKeys.sessionCredentials(threadId)];
+  const mint = useAction({ mutationFn: () => api<SessionCredential>('POST', `${path}/session-credential`), changes });
+  // The credential just made, shown until the dialog closes or it is revoked.
+  const minted = mint.data ?? null;
+  const revoke = useAction({
+    mutationFn: (id: string) => api<null>('DELETE', `${path}/session-credentials/${id}`),
+    onSuccess: (_, id) => {
+      if (minted?.id === id) mint.reset();
+    },
+    changes,
+  });
+  const busy = mint.isPending || revoke.isPending;
+  const failure = newestFailure(mint, revoke) ?? credentials.error;
   // A revoked row takes its button with it: focus goes to the list, not out of the dialog.
   const list = useRef<HTMLDivElement>(null);
   const listHeading = useId();
-  const path = `/api/v1/assistant/threads/${threadId}`;
 
   function close() {
     setOpen(false);
-    setMinted(null);
-    clearError();
-  }
-  async function mint() {
-    const credential = await run(() => api<SessionCredential>('POST', `${path}/session-credential`), REFRESH);
-    if (credential) setMinted(credential);
-  }
-  async function revoke(id: string) {
-    await run(() => api<null>('DELETE', `${path}/session-credentials/${id}`), REFRESH);
-    if (minted?.id === id) setMinted(null);
-    list.current?.focus();
+    mint.reset();
+    revoke.reset();
   }
 
   const origin = window.location.origin;
@@ -57,7 +58,7 @@ export function ConnectAgent({ threadId }: { threadId: string }) {
             </p>
           </>
         ) : (
-          <button type="button" className="primary" disabled={busy} onClick={() => void mint()}>
+          <button type="button" className="primary" disabled={busy} onClick={() => mint.mutate()}>
             New credential
           </button>
         )}
@@ -65,11 +66,11 @@ export function ConnectAgent({ threadId }: { threadId: string }) {
           <h3 id={listHeading} className="small">
             Live credentials
           </h3>
-          <CredentialList credentials={credentials.data} busy={busy} onRevoke={(id) => void revoke(id)} />
+          <CredentialList credentials={credentials.data} busy={busy} onRevoke={(id) => revoke.mutate(id, { onSettled: () => list.current?.focus() })} />
         </div>
-        {(error || credentials.error) && (
+        {failure && (
           <p role="alert" className="error small">
-            {error || credentials.error?.message}
+            {failure.message}
           </p>
         )}
         <div className="dialog-actions">

@@ -1,8 +1,11 @@
 // The message box: 1–8000 characters, Enter sends, Shift+Enter breaks the
-// line; the text stays when a send fails.
+// line. The box empties as the message goes, so the next one can be typed
+// while the turn runs; a send that fails puts its text back (unless the
+// operator has typed something since).
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
 
 export const MAX_MESSAGE = 8000;
+export const MESSAGE_BOX_ID = 'message';
 
 interface Props {
   placeholder: string;
@@ -19,7 +22,8 @@ export function MessageBox({ placeholder, busy, disabled, onSend, children }: Pr
 
   async function send() {
     if (!valid || busy || disabled) return;
-    if (await onSend(text)) setText('');
+    setText('');
+    if (!(await onSend(text))) setText((typed) => (typed === '' ? text : typed));
   }
 
   function keyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
@@ -31,11 +35,11 @@ export function MessageBox({ placeholder, busy, disabled, onSend, children }: Pr
 
   return (
     <div className="message-box">
-      <label htmlFor="message" className="visually-hidden">
+      <label htmlFor={MESSAGE_BOX_ID} className="visually-hidden">
         Message
       </label>
       <textarea
-        id="message"
+        id={MESSAGE_BOX_ID}
         rows={3}
         placeholder={placeholder}
         value={text}

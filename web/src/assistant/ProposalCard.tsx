@@ -2,19 +2,23 @@
 // operator's decision. A write's Accept is gated on the operator's own
 // permission where it acts (the tag says which proposals the gate covers).
 // A deploy or rollback shows what it would change where it acts; Accept of a
-// change to a protected environment asks for its name first.
-import { useQuery } from '@tanstack/react-query';
+// change to a protected environment asks for its name first. Accepted where
+// a second operator must approve, it names its change request: that
+// request's state in a sentence, live, with a link to it.
 import { useState } from 'react';
-import { runTool } from '../api/client';
-import type { Proposal, Revision } from '../api/types';
+import { Link } from 'wouter';
+import { useRevisionText } from '../api/queries';
+import type { ProposalResponse } from '../../../src/wire/proposal';
+import { requestHref } from '../change-requests/queries';
 import { ProposalChange } from '../confirm/changes';
 import { ConfirmDialog } from '../confirm/ConfirmDialog';
 import { changesProtected, useProtection } from '../confirm/protection';
 import { ActionButton } from '../ui/ActionButton';
 import { LineDiff } from '../ui/LineDiff';
-import { usePermission, type Permission } from '../ui/permission';
+import { ALLOWED, usePermission, type Permission } from '../ui/permission';
+import { acceptButtonId, proposalCardId } from './decisionFocus';
 
-const STATUS: Record<Proposal['status'], string> = {
+const STATUS: Record<ProposalResponse['status'], string> = {
   pending: 'waiting for your decision',
   accepted: 'accepted',
   rejected: 'rejected',
@@ -22,26 +26,29 @@ const STATUS: Record<Proposal['status'], string> = {
 };
 
 interface Props {
-  proposal: Proposal;
+  proposal: ProposalResponse;
   busy: boolean;
-  onDecide: (proposal: Proposal, decision: 'accept' | 'reject') => void;
+  onDecide: (proposal: ProposalResponse, decision: 'accept' | 'reject') => void;
 }
 
 export function ProposalCard({ proposal, busy, onDecide }: Props) {
   const project = proposal.project ?? '';
   const permission = usePermission(project, proposal.environment, proposal.tool);
-  const gate: Permission = proposal.tag === 'write' ? permission : { allowed: true, reason: '' };
+  const gate: Permission = proposal.tag === 'write' ? permission : ALLOWED;
   const titleId = `proposal-${proposal.id}`;
   const error = typeof proposal.result.error === 'string' ? proposal.result.error : '';
   const isProtected = useProtection([project]);
   const asksName = changesProtected(proposal, isProtected);
   const [confirming, setConfirming] = useState(false);
+  const request = proposal.change_request;
+  // Accepted already: it waits for a second operator, not for this one.
+  const awaitsApproval = proposal.status === 'pending' && request?.status === 'pending';
   const showsChange = proposal.status === 'pending' && (proposal.tool === 'deploy' || proposal.tool === 'rollback');
   return (
-    <article className={`card proposal ${proposal.status}`} aria-labelledby={titleId}>
+    <article className={`card proposal ${proposal.status}`} id={proposalCardId(proposal.id)} aria-labelledby={titleId}>
       <header>
         <h3 id={titleId}>{proposal.title}</h3>
-        <span className={`status ${proposal.status}`}>{STATUS[proposal.status]}</span>
+        <span className={`status ${proposal.status}`}>{awaitsApproval ? 'waiting for a second operator' : STATUS[proposal.status]}</span>
       </header>
       <dl className="rows">
         {proposal.rows
@@ -59,6 +66,12 @@ export function ProposalCard({ proposal, busy, onDecide }: Props) {
           <ProposalChange proposal={proposal} />
         </div>
       )}
+      {request && (
+        <p className={`card-request ${request.status}`}>
+          Change request {request.status}: {request.sentence}.{' '}
+          <Link href={requestHref(project, request.id)}>Open the change request</Link>
+        </p>
+      )}
       {proposal.status === 'failed' && error && (
         <p className="error" role="status">
           {error}
@@ -66,18 +79,22 @@ export function ProposalCard({ proposal, busy, onDecide }: Props) {
       )}
       {proposal.status === 'pending' && (
         <footer>
-          <ActionButton
-            primary
-            permission={gate}
-            disabled={busy}
-            onClick={() => (asksName ? setConfirming(true) : onDecide(proposal, 'accept'))}
-            aria-haspopup={asksName ? 'dialog' : undefined}
-          >
-            Accept
-          </ActionButton>
-          <button type="button" disabled={busy} onClick={() => onDecide(proposal, 'reject')}>
+          {!awaitsApproval && (
+            <ActionButton
+              id={acceptButtonId(proposal.id)}
+              primary
+              permission={gate}
+              disabled={busy}
+              onClick={() => (asksName ? setConfirming(true) : onDecide(proposal, 'accept'))}
+              aria-haspopup={asksName ? 'dialog' : undefined}
+            >
+              Accept
+            </ActionButton>
+          )}
+          {/* Kept focusable while a decision runs (aria-disabled): the focus stays on the card until it moves on. */}
+          <ActionButton permission={ALLOWED} disabled={busy} onClick={() => onDecide(proposal, 'reject')}>
             Reject
-          </button>
+          </ActionButton>
         </footer>
       )}
       {confirming && (
@@ -105,17 +122,12 @@ export function ProposalCard({ proposal, busy, onDecide }: Props) {
 }
 
 /** The stored text (at the revision the write is based on) against the proposed one. */
-function WriteDiff({ proposal }: { proposal: Proposal }) {
+function WriteDiff({ proposal }: { proposal: ProposalResponse }) {
   const row = (k: string) => proposal.rows.find((r) => r.k === k)?.v;
   const proposed = row('text');
   const path = row('path');
   const base = /based on r(\d+)/.exec(row('revision') ?? '')?.[1];
-  const stored = useQuery({
-    queryKey: ['document', proposal.project, path, base],
-    queryFn: () => runTool<Revision>('read_document', { project: proposal.project, path, revision: Number(base) }).then((r) => r.text),
-    enabled: proposed !== undefined && path !== undefined && base !== undefined,
-    staleTime: Infinity,
-  });
+  const stored = useRevisionText(proposal.project ?? '', path ?? '', proposed !== undefined && path !== undefined && base !== undefined ? Number(base) : undefined);
   if (proposed === undefined) return null;
   if (base !== undefined && stored.data === undefined) return <p className="muted small">{stored.error ? stored.error.message : 'Loading the diff…'}</p>;
   return <LineDiff before={stored.data ?? ''} after={proposed} label={`Changes to ${path ?? 'the document'}`} />;

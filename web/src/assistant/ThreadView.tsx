@@ -1,55 +1,65 @@
-// A conversation: each message, the proposals under the answer that made
-// them, the refused and waiting states, and a running turn as it streams.
-import { useEffect, useState } from 'react';
-import type { Proposal, Thread } from '../api/types';
+// A conversation: each message with its time (answers in Markdown), the
+// proposals under the answer that made them, the refused and waiting states,
+// and a running turn as it streams.
+import { useEffect, useRef, useState } from 'react';
+import type { ProposalResponse } from '../../../src/wire/proposal';
+import type { ThreadResponse } from '../../../src/wire/thread';
 import { ProposalChange } from '../confirm/changes';
 import { ConfirmDialog } from '../confirm/ConfirmDialog';
 import { changesProtected, useProtection } from '../confirm/protection';
+import { Markdown } from '../markdown/Markdown';
+import { ActionButton } from '../ui/ActionButton';
+import { ALLOWED } from '../ui/permission';
 import { AgentWork } from './AgentWork';
+import { ACCEPT_ALL_ID } from './decisionFocus';
 import type { LiveTurn } from './liveTurn';
+import type { ShownTurn } from './useRunningTurn';
+import { MessageTime } from './MessageTime';
 import { NewMessagesPill } from './NewMessagesPill';
 import { ProposalCard } from './ProposalCard';
 import { useFollowNewest } from './useFollowNewest';
 
 interface Props {
-  thread: Thread | null;
+  thread: ThreadResponse | null;
   /** Who answers: the built-in assistant or the agent's title. */
   holder: string;
-  /** The text of a turn that is running, shown until the answer comes. */
-  pending: string | null;
-  /** What the running turn has done so far. */
-  live: LiveTurn | null;
+  /** The turn running in this thread: what it has done so far, and the operator's message until it is stored. */
+  running: ShownTurn | null;
   /** Cancels the running turn; null while it cannot be (not started, or already asked). */
   onStop: (() => void) | null;
   deciding: boolean;
-  onDecide: (proposal: Proposal, decision: 'accept' | 'reject') => void;
+  onDecide: (proposal: ProposalResponse, decision: 'accept' | 'reject') => void;
   onAcceptAll: () => void;
   /** Counts the times the waiting proposal should come into view (a message refused because it waits). */
   revealWaiting?: number;
 }
 
-export function ThreadView({ thread, holder, pending, live, onStop, deciding, onDecide, onAcceptAll, revealWaiting = 0 }: Props) {
+export function ThreadView({ thread, holder, running, onStop, deciding, onDecide, onAcceptAll, revealWaiting = 0 }: Props) {
   // Follows the newest while the operator has not scrolled up (also when a
   // card grows after its diff loads); says "New messages" when they have.
   const progress = [
     thread?.messages.length,
     thread?.proposals.map((p) => p.status).join(),
     thread?.state,
-    pending,
-    live?.text.length,
-    live?.toolCalls.length,
-    live?.plan.length,
-    live?.proposals.length,
+    running?.message,
+    running?.live.text.length,
+    running?.live.toolCalls.length,
+    running?.live.plan.length,
+    running?.live.proposals.length,
   ].join('|');
-  const follow = useFollowNewest(thread?.id ?? null, progress);
-  // Asked to (a message refused because a proposal waits): the first waiting card comes into view.
-  const { content, reveal } = follow;
-  useEffect(() => {
-    if (revealWaiting === 0) return;
-    const card = content.current?.querySelector('.card.proposal.pending');
-    if (card) reveal(card);
-  }, [revealWaiting, content, reveal]);
+  const { scroller, content, unseen, toNewest, reveal } = useFollowNewest(thread?.id ?? null, progress);
   const waiting = thread?.proposals.filter((p) => p.status === 'pending') ?? [];
+  // Asked to (a message refused because a proposal waits): the first waiting card comes into view,
+  // also when it shows only once the thread is read again.
+  const revealed = useRef(0);
+  const waitingIds = waiting.map((p) => p.id).join();
+  useEffect(() => {
+    if (revealWaiting === revealed.current) return;
+    const card = content.current?.querySelector('.card.proposal.pending');
+    if (!card) return;
+    revealed.current = revealWaiting;
+    reveal(card);
+  }, [revealWaiting, waitingIds, content, reveal]);
   // Accept all asks once, naming every protected environment it would change.
   const isProtected = useProtection(waiting.map((p) => p.project ?? thread?.project ?? ''));
   const guarded = waiting.filter((p) => changesProtected(p, isProtected, thread?.project ?? ''));
@@ -57,13 +67,14 @@ export function ThreadView({ thread, holder, pending, live, onStop, deciding, on
   const [confirmingAll, setConfirmingAll] = useState(false);
   return (
     <div className="thread-frame">
-    <div className="thread" ref={follow.scroller} tabIndex={0} role="log" aria-label="Conversation so far" aria-live="polite" aria-busy={pending !== null}>
-      <div className="thread-content" ref={follow.content}>
-      {!thread && !pending && <p className="muted small">Ask a question, or let the assistant propose a change for you to accept.</p>}
+    <div className="thread" ref={scroller} tabIndex={0} role="log" aria-label="Conversation so far" aria-live="polite" aria-busy={running !== null}>
+      <div className="thread-content" ref={content}>
+      {!thread && !running && <p className="muted small">Ask a question, or let the assistant propose a change for you to accept.</p>}
       {thread?.messages.map((m) => (
         <div key={m.id} className="entry">
           <AgentWork toolCalls={m.tool_calls} plan={m.plan} />
           {(m.text || m.role === 'user') && <MessageText role={m.role} text={m.text} holder={holder} />}
+          <MessageTime at={m.at} role={m.role} />
           {m.stop_reason === 'cancelled' && <p className="muted small stopped">Stopped before it finished.</p>}
           {thread.proposals
             .filter((p) => p.message_id === m.id)
@@ -72,26 +83,27 @@ export function ThreadView({ thread, holder, pending, live, onStop, deciding, on
             ))}
         </div>
       ))}
-      {pending && (
+      {running && (
         <>
-          <div className="message user">{pending}</div>
-          {live && <LiveAnswer live={live} holder={holder} />}
-          <Working holder={holder} onStop={onStop} />
+          {running.message && <div className="message user">{running.message}</div>}
+          <LiveAnswer live={running.live} holder={holder} />
+          <Working holder={holder} startedAt={running.startedAt} onStop={onStop} />
         </>
       )}
-      {thread?.state === 'refused' && !pending && <p className="notice">{holder} declined this request; rephrase it or ask something else.</p>}
+      {thread?.state === 'refused' && !running && <p className="notice">{holder} declined this request; rephrase it or ask something else.</p>}
       {waiting.length >= 2 && (
         <div className="accept-all">
           <span>{waiting.length} proposals are waiting for your decision</span>
-          <button
-            type="button"
-            className="primary"
+          <ActionButton
+            id={ACCEPT_ALL_ID}
+            primary
+            permission={ALLOWED}
             disabled={deciding}
             onClick={() => (names.length > 0 ? setConfirmingAll(true) : onAcceptAll())}
             aria-haspopup={names.length > 0 ? 'dialog' : undefined}
           >
             Accept all
-          </button>
+          </ActionButton>
         </div>
       )}
       {confirmingAll && (
@@ -123,20 +135,25 @@ export function ThreadView({ thread, holder, pending, live, onStop, deciding, on
       {thread?.state === 'waiting' && waiting.length === 1 && <p className="muted small">A proposal is waiting for your decision.</p>}
       </div>
     </div>
-    {follow.unseen && <NewMessagesPill onClick={() => follow.toNewest(true)} />}
+    {unseen && <NewMessagesPill onClick={() => toNewest(true)} />}
     </div>
   );
 }
 
 const LONG = 160;
 
-/** A message; a long one (a pasted script, a document) opens on demand. */
+/** A message: an answer as Markdown, the operator's as typed. */
 function MessageText({ role, text, holder }: { role: 'user' | 'assistant'; text: string; holder: string }) {
+  return role === 'assistant' ? <AnswerText text={text} holder={holder} /> : <UserText text={text} />;
+}
+
+/** The operator's message as typed; a long one (a pasted script, a document) opens on demand. */
+function UserText({ text }: { text: string }) {
   const [open, setOpen] = useState(false);
   const long = text.length > LONG;
   return (
-    <div className={`message ${role}`}>
-      <span className="visually-hidden">{role === 'user' ? 'You: ' : `${holder}: `}</span>
+    <div className="message user">
+      <span className="visually-hidden">You: </span>
       {long && !open ? `${text.slice(0, LONG)}…` : text}
       {long && (
         <button type="button" className="more" aria-expanded={open} onClick={() => setOpen(!open)}>
@@ -147,17 +164,21 @@ function MessageText({ role, text, holder }: { role: 'user' | 'assistant'; text:
   );
 }
 
+function AnswerText({ text, holder }: { text: string; holder: string }) {
+  return (
+    <div className="message assistant">
+      <span className="visually-hidden">{holder}: </span>
+      <Markdown text={text} />
+    </div>
+  );
+}
+
 /** The running turn so far: tool calls and plan, the text, the proposals it made (their cards come with the answer). */
 function LiveAnswer({ live, holder }: { live: LiveTurn; holder: string }) {
   return (
     <div className="live">
       <AgentWork toolCalls={live.toolCalls} plan={live.plan} />
-      {live.text && (
-        <div className="message assistant">
-          <span className="visually-hidden">{holder}: </span>
-          {live.text}
-        </div>
-      )}
+      {live.text && <AnswerText text={live.text} holder={holder} />}
       {live.proposals.map((p) => (
         <p key={p.id} className="live-proposal small">
           Proposed: <strong>{p.title}</strong>
@@ -167,13 +188,14 @@ function LiveAnswer({ live, holder }: { live: LiveTurn; holder: string }) {
   );
 }
 
-/** The visible progress of a running turn, and its Stop. */
-function Working({ holder, onStop }: { holder: string; onStop: (() => void) | null }) {
-  const [seconds, setSeconds] = useState(0);
+/** The visible progress of a running turn since it started (also before this tab saw it), and its Stop. */
+function Working({ holder, startedAt, onStop }: { holder: string; startedAt: number; onStop: (() => void) | null }) {
+  const [now, setNow] = useState(Date.now);
   useEffect(() => {
-    const timer = setInterval(() => setSeconds((s) => s + 1), 1000);
+    const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
+  const seconds = Math.floor(Math.max(0, now - startedAt) / 1000);
   return (
     <div className="working">
       <span className="spinner" aria-hidden="true" />

@@ -1,14 +1,16 @@
 // A running turn as it streams (GET …/threads/{id}/events): text deltas,
-// tool calls upserted by id, the plan, the proposals made so far. The final
-// thread view replaces it when the turn's POST answers.
-import { openEventStream } from '../api/events';
-import type { PlanEntry, ToolCall, TurnEvent } from '../api/types';
+// tool calls upserted by id, the plan, the proposals made so far. The thread
+// as stored replaces it once the turn has ended.
+import { keepEventStream, type KeptStream } from '../api/keptStream';
+import type { PlanEntry, ToolCall } from '../../../src/wire/agent-work';
+import type { TurnEvent } from '../../../src/wire/turn-event';
 
 export interface LiveTurn {
   text: string;
   toolCalls: ToolCall[];
   plan: PlanEntry[];
-  proposals: { id: string; tool: string; title: string }[];
+  /** As their events name them: the cards come with the stored answer. */
+  proposals: Omit<Extract<TurnEvent, { type: 'proposal' }>, 'type'>[];
 }
 
 export const NO_PROGRESS: LiveTurn = { text: '', toolCalls: [], plan: [], proposals: [] };
@@ -31,7 +33,22 @@ export function applyTurnEvent(live: LiveTurn, event: TurnEvent): LiveTurn {
   }
 }
 
-/** Follows the thread's next turn; resolves once the server listens, so the turn's POST may go. */
-export async function followTurn(threadId: string, onEvent: (event: TurnEvent) => void, signal: AbortSignal): Promise<void> {
-  await openEventStream(`/api/v1/assistant/threads/${threadId}/events`, ({ data }) => onEvent(JSON.parse(data) as TurnEvent), signal);
+/**
+ * Follows the thread's running turn from its first event (or the next turn to
+ * start, on whichever server) until it ends, going on after the last event
+ * seen when the stream drops. `listening` settles once the server listens, so
+ * a POST that starts the turn may go; `turnId` is the turn's, from the event ids.
+ * `after` (an event id) follows that event's turn from the next one on.
+ */
+export function followTurn(threadId: string, onEvent: (event: TurnEvent, turnId: string) => void, signal: AbortSignal, after: string | null = null): KeptStream {
+  return keepEventStream(
+    `/api/v1/assistant/threads/${threadId}/events`,
+    {
+      // Each event's id is `<turn>:<seq>`.
+      onEvent: ({ id, data }) => onEvent(JSON.parse(data) as TurnEvent, id?.split(':')[0] ?? ''),
+      isLast: ({ event }) => event === 'ended',
+    },
+    signal,
+    after,
+  );
 }

@@ -115,7 +115,9 @@ class ContextSession {
     const editor = currentScreen().editor;
     if (view.shared && view.document && editor && before?.text != null && before.path === view.document.path) {
       const open = editor.snapshot();
-      if (open.path === view.document.path && view.document.text !== before.text) editor.applyAgentText(before.text, view.document.text);
+      // The editor may hold that text already (a revision it just loaded, sent by this tab): applied again, its edit would land twice.
+      const changed = view.document.text !== before.text && view.document.text !== open.text;
+      if (open.path === view.document.path && changed) editor.applyAgentText(before.text, view.document.text);
     }
     this.remember(view);
   }

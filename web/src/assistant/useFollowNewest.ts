@@ -29,18 +29,34 @@ export function useFollowNewest(thread: string | null, progress: string): Follow
   const content = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const [unseen, setUnseen] = useState(false);
+  // Another thread has seen nothing new yet.
+  const [shownThread, setShownThread] = useState(thread);
+  if (shownThread !== thread) {
+    setShownThread(thread);
+    setUnseen(false);
+  }
+
+  /** Where the thread last scrolled itself: a scroll event that finds it no higher was not the operator's. */
+  const followedTo = useRef(0);
 
   const toBottom = useCallback(() => {
     const box = scroller.current;
-    if (box) box.scrollTop = box.scrollHeight;
+    if (!box) return;
+    box.scrollTop = box.scrollHeight;
+    followedTo.current = box.scrollTop;
   }, []);
 
-  // The operator's scrolling decides whether the thread follows.
+  // The operator's scrolling decides whether the thread follows. Content that
+  // grew between the thread's own scroll and its event (a card's diff
+  // loading) leaves it short of the bottom without anyone scrolling up.
   useEffect(() => {
     const box = scroller.current;
     if (!box) return;
     const onScroll = () => {
-      pinned.current = box.scrollHeight - box.scrollTop - box.clientHeight <= NEAR;
+      const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight <= NEAR;
+      const movedUp = box.scrollTop < followedTo.current - 1;
+      pinned.current = atBottom || (pinned.current && !movedUp);
+      if (atBottom) followedTo.current = box.scrollTop;
       if (pinned.current) setUnseen(false);
     };
     box.addEventListener('scroll', onScroll, { passive: true });
@@ -63,7 +79,6 @@ export function useFollowNewest(thread: string | null, progress: string): Follow
   // Another thread opens at its newest message.
   useLayoutEffect(() => {
     pinned.current = true;
-    setUnseen(false);
     toBottom();
   }, [thread, toBottom]);
 

@@ -1,31 +1,30 @@
 // Sign in with an operator token; the token is checked against the API
 // before the tab keeps it.
+import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../api/client';
 import { farewellSentence, signIn } from './token';
+
+/** Asks the API with `token`; fails with the sentence the form shows. */
+async function check(token: string): Promise<void> {
+  const response = await fetch('/api/v1/projects', { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } }).catch(
+    (error: unknown) => {
+      throw new Error(`The server could not be reached: ${error instanceof Error ? error.message : String(error)}.`);
+    },
+  );
+  if (response.status === 401) throw new Error('That token was not accepted: it is unknown, revoked or expired. Check it and try again.');
+  if (!response.ok) throw new Error(`The server could not be reached: the server answered ${response.status}.`);
+}
 
 export function SignIn() {
   const [token, setToken] = useState('');
-  const [sentence, setSentence] = useState(farewellSentence());
-  const [busy, setBusy] = useState(false);
+  const [farewell] = useState(farewellSentence);
+  const signingIn = useMutation({ mutationFn: check, onSuccess: (_, checked) => signIn(checked) });
+  // Why the tab was signed out, until the operator tries again.
+  const sentence = signingIn.isIdle ? farewell : (signingIn.error?.message ?? '');
 
-  async function submit(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    setBusy(true);
-    setSentence('');
-    try {
-      const response = await fetch('/api/v1/projects', { headers: { authorization: `Bearer ${token.trim()}`, accept: 'application/json' } });
-      if (response.status === 401) {
-        setSentence('That token was not accepted: it is unknown, revoked or expired. Check it and try again.');
-        return;
-      }
-      if (!response.ok) throw new ApiError(response.status, `the server answered ${response.status}`, null);
-      signIn(token.trim());
-    } catch (error) {
-      setSentence(error instanceof Error ? `The server could not be reached: ${error.message}.` : 'The server could not be reached.');
-    } finally {
-      setBusy(false);
-    }
+    signingIn.mutate(token.trim());
   }
 
   return (
@@ -49,7 +48,7 @@ export function SignIn() {
             {sentence}
           </p>
         )}
-        <button type="submit" className="primary" disabled={busy || token.trim() === ''}>
+        <button type="submit" className="primary" disabled={signingIn.isPending || token.trim() === ''}>
           Sign in
         </button>
         <p className="muted small">

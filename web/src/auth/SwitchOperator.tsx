@@ -28,14 +28,16 @@ export function SwitchOperator() {
   const offered = useOfferedToken();
   const current = useWhoami().data?.operator;
   const queries = useQueryClient();
-  const [named, setNamed] = useState<Named>({ state: 'checking' });
+  /** Whose token the server said `token` is; a token not answered for yet is being checked. */
+  const [answer, setAnswer] = useState<{ token: string; named: Named } | null>(null);
+  const named: Named = answer !== null && answer.token === offered ? answer.named : { state: 'checking' };
 
   useEffect(() => {
     if (!offered) return;
-    setNamed({ state: 'checking' });
     const abort = new AbortController();
-    operatorOf(offered, abort.signal).then(setNamed, (error: unknown) => {
-      if (!abort.signal.aborted) setNamed({ state: 'refused', sentence: `The server could not be reached: ${error instanceof Error ? error.message : String(error)}.` });
+    const answered = (said: Named) => setAnswer({ token: offered, named: said });
+    operatorOf(offered, abort.signal).then(answered, (error: unknown) => {
+      if (!abort.signal.aborted) answered({ state: 'refused', sentence: `The server could not be reached: ${error instanceof Error ? error.message : String(error)}.` });
     });
     return () => abort.abort();
   }, [offered]);

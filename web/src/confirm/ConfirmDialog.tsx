@@ -26,9 +26,14 @@ const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), select:not([di
 
 export function ConfirmDialog({ title, open, names, confirmLabel, question, children, onConfirm, onClose }: Props) {
   const [typed, setTyped] = useState<string[]>([]);
+  // Each opening starts with no name typed.
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) setTyped([]);
+  }
   const id = useId();
   const form = useRef<HTMLFormElement>(null);
-  const firstInput = useRef<HTMLInputElement>(null);
   const confirmButton = useRef<HTMLButtonElement>(null);
   const opener = useRef<HTMLElement | null>(null);
   const matches = names.every((name, i) => typed[i] === name);
@@ -36,13 +41,12 @@ export function ConfirmDialog({ title, open, names, confirmLabel, question, chil
   // Before the dialog takes the focus (its showModal runs in an effect), note who had it;
   // give it back when the dialog closes or goes away.
   useLayoutEffect(() => {
-    if (!open) return;
-    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    setTyped(names.map(() => ''));
-  }, [open]); // the names are read as it opens
+    if (open) opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+  }, [open]);
   useEffect(() => {
     if (!open) return;
-    (firstInput.current ?? confirmButton.current)?.focus();
+    // The first field (a name to type, a comment to write) takes the focus; with none, the confirm button.
+    (form.current?.querySelector<HTMLElement>('input[type="text"], input:not([type]), textarea') ?? confirmButton.current)?.focus();
     return () => {
       const back = opener.current;
       opener.current = null;
@@ -87,7 +91,6 @@ export function ConfirmDialog({ title, open, names, confirmLabel, question, chil
             </label>
             <input
               id={`${id}-name-${i}`}
-              ref={i === 0 ? firstInput : undefined}
               value={typed[i] ?? ''}
               onChange={(e) => setTyped((all) => names.map((_, j) => (j === i ? e.target.value : (all[j] ?? ''))))}
               autoComplete="off"

@@ -4,7 +4,10 @@
 // confirmation dialogs and the proposal cards show these.
 import { useQuery } from '@tanstack/react-query';
 import { runTool, ToolError } from '../api/client';
-import type { Deployment, Proposal, Revision, Secret } from '../api/types';
+import { useRevisionText, useSecrets } from '../api/queries';
+import { queryKeys } from '../api/queryKeys';
+import type { Deployment, Revision } from '../api/types';
+import type { ProposalResponse } from '../../../src/wire/proposal';
 import { LineDiff } from '../ui/LineDiff';
 import { shortTime } from '../ui/time';
 
@@ -19,7 +22,7 @@ interface Live {
 /** What is live at a path of an environment; null when nothing is. */
 function useLive(project: string, environment: string, path: string) {
   return useQuery({
-    queryKey: ['live', project, environment, path],
+    queryKey: queryKeys.live(project, environment, path),
     queryFn: () =>
       runTool<{ live: Live[] }>('get_live_config', { project, environment, path }).then(
         (r) => r.live[0] ?? null,
@@ -32,20 +35,10 @@ function useLive(project: string, environment: string, path: string) {
   });
 }
 
-/** A revision's text, shared with the editor's and the cards' diffs (the same key). */
-function useRevisionText(project: string, path: string, revision: number | undefined) {
-  return useQuery({
-    queryKey: ['document', project, path, revision],
-    queryFn: () => runTool<Revision>('read_document', { project, path, revision }).then((r) => r.text),
-    enabled: revision !== undefined,
-    staleTime: Infinity,
-  });
-}
-
 /** The current revision of a document (number and text), read fresh. */
 function useCurrent(project: string, path: string, enabled: boolean) {
   return useQuery({
-    queryKey: ['document-current', project, path],
+    queryKey: queryKeys.currentRevision(project, path),
     queryFn: () => runTool<Revision>('read_document', { project, path }),
     enabled,
     staleTime: 0,
@@ -64,7 +57,7 @@ export interface RollbackTarget {
 export function useRollbackTarget(project: string, environment: string, path: string) {
   const live = useLive(project, environment, path);
   const history = useQuery({
-    queryKey: ['deployments', project, environment, 'history'],
+    queryKey: queryKeys.deployments(project, environment, HISTORY),
     queryFn: () =>
       runTool<{ deployments: Deployment[] }>('list_deployments', { project, environment, limit: HISTORY }).then((r) => r.deployments),
     staleTime: 0,
@@ -154,10 +147,7 @@ export function RollbackChange({ project, environment, path }: { project: string
 
 /** A secret set or deleted: its name and the version it replaces (never a value). */
 export function SecretChange({ project, environment, name, deleting }: { project: string; environment: string; name: string; deleting: boolean }) {
-  const secrets = useQuery({
-    queryKey: ['secrets', project, environment],
-    queryFn: () => runTool<{ secrets: Secret[] }>('list_secrets', { project, environment }).then((r) => r.secrets),
-  });
+  const secrets = useSecrets(project, environment);
   const existing = secrets.data?.find((s) => s.name === name);
   if (secrets.data === undefined) return <p className="muted small">{secrets.error ? secrets.error.message : 'Reading the secrets…'}</p>;
   return (
@@ -180,10 +170,21 @@ export function SecretChange({ project, environment, name, deleting }: { project
   );
 }
 
-const row = (proposal: Proposal, k: string) => proposal.rows.find((r) => r.k === k)?.v;
+/** A change to an environment's protection, in words; an undefined setting stays as it is. */
+export function ProtectionChange({ environment, protect, approvals }: { environment: string; protect: boolean | undefined; approvals: number | undefined }) {
+  const sentences = [
+    protect === true && `${environment} becomes protected: only operators and admins may deploy or set secrets there.`,
+    protect === false && `${environment} stops being protected: developers may deploy and set secrets there, no name is asked, and one approval is enough.`,
+    protect !== false && approvals !== undefined && approvals > 1 && `Each change to ${environment} becomes a change request that a second operator approves.`,
+    protect !== false && approvals === 1 && `Changes to ${environment} run once the operator making them confirms; no second operator approves them.`,
+  ];
+  return <p className="change-summary">{sentences.filter(Boolean).join(' ')}</p>;
+}
+
+const row = (proposal: ProposalResponse, k: string) => proposal.rows.find((r) => r.k === k)?.v;
 
 /** What a proposal would change in its environment, for the tools that change one; null for the others. */
-export function ProposalChange({ proposal }: { proposal: Proposal }) {
+export function ProposalChange({ proposal }: { proposal: ProposalResponse }) {
   const project = proposal.project ?? '';
   const environment = proposal.environment;
   const path = row(proposal, 'path');
@@ -200,14 +201,18 @@ export function ProposalChange({ proposal }: { proposal: Proposal }) {
       const name = row(proposal, 'secret') ?? row(proposal, 'delete secret');
       return name ? <SecretChange project={project} environment={environment} name={name} deleting={proposal.tool === 'delete_secret'} /> : null;
     }
-    case 'set_environment_protection':
+    case 'set_environment_protection': {
+      // The tool leaves out a row it was not sent: only then is that setting unchanged.
+      const protect = row(proposal, 'protected');
+      const approvals = row(proposal, 'approvals required');
       return (
-        <p className="change-summary">
-          {row(proposal, 'protected') === 'yes'
-            ? `${environment} becomes protected: only operators and admins may deploy or set secrets there.`
-            : `${environment} stops being protected: developers may deploy and set secrets there, and no name is asked.`}
-        </p>
+        <ProtectionChange
+          environment={environment}
+          protect={protect === undefined ? undefined : protect === 'yes'}
+          approvals={approvals === undefined ? undefined : Number(approvals)}
+        />
       );
+    }
     default:
       return null;
   }

@@ -2,8 +2,8 @@
 // environment, in one the project marks protected (GET /projects/{slug}).
 // While the project is not read yet, an environment counts as protected.
 import { useQueries } from '@tanstack/react-query';
-import { api } from '../api/client';
-import type { Project, Proposal } from '../api/types';
+import { projectQuery } from '../api/queries';
+import type { ProposalResponse } from '../../../src/wire/proposal';
 
 /** The tools that change an environment itself (the others act on the project's documents or members). */
 export const ENVIRONMENT_CHANGES = new Set(['deploy', 'rollback', 'set_secret', 'delete_secret', 'set_environment_protection']);
@@ -11,13 +11,8 @@ export const ENVIRONMENT_CHANGES = new Set(['deploy', 'rollback', 'set_secret', 
 /** Whether an environment of one of these projects is protected (true while unknown). */
 export function useProtection(projects: string[]): (project: string, environment: string) => boolean {
   const slugs = [...new Set(projects.filter((p) => p !== ''))];
-  const answers = useQueries({
-    // The same query as useProject, so the cache is shared.
-    queries: slugs.map((slug) => ({
-      queryKey: ['project', slug],
-      queryFn: () => api<Project>('GET', `/api/v1/projects/${encodeURIComponent(slug)}`),
-    })),
-  });
+  // The same query as useProject, so the cache is shared.
+  const answers = useQueries({ queries: slugs.map(projectQuery) });
   return (project, environment) => {
     const data = answers[slugs.indexOf(project)]?.data;
     return data?.environments.find((e) => e.name === environment)?.protected ?? true;
@@ -25,6 +20,6 @@ export function useProtection(projects: string[]): (project: string, environment
 }
 
 /** Whether accepting this proposal changes a protected environment. */
-export function changesProtected(proposal: Proposal, isProtected: (project: string, environment: string) => boolean, fallbackProject = ''): boolean {
+export function changesProtected(proposal: ProposalResponse, isProtected: (project: string, environment: string) => boolean, fallbackProject = ''): boolean {
   return ENVIRONMENT_CHANGES.has(proposal.tool) && isProtected(proposal.project ?? fallbackProject, proposal.environment);
 }

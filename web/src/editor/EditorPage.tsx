@@ -1,339 +1,157 @@
 // `/projects/{p}/documents/{path}`: the editor. YAML with the checker's
-// diagnostics for the chosen environment, diffs against the saved and the
-// live revision, Save with base_revision (a conflict loses nothing), Deploy
-// (a protected environment asks to type its name), Rollback (confirmed,
-// naming the revision that comes back; typing the name where protected).
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { runTool, ToolError } from '../api/client';
+// diagnostics for the chosen environment, all listed; diffs against the
+// saved and the live revision; Save with base_revision, where a conflict
+// opens a three-way merge; Discard; Deploy (asking on a protected
+// environment, disabled with the checker's reason); Rollback (confirmed). A
+// read-only editor, with the sentence why, for those who may not write.
+// This file puts the parts together; each hook and component has one job.
+import { useEffect, useId, useRef } from 'react';
 import { useDocuments, useProject } from '../api/queries';
-import type { Diagnostic, Revision } from '../api/types';
-import { useConcepts } from '../screen';
+import type { Revision } from '../api/types';
 import { useScope } from '../scope';
+import { useConcepts } from '../screen';
 import { ActionButton } from '../ui/ActionButton';
 import { usePermission } from '../ui/permission';
-import { RollbackChange } from '../confirm/changes';
-import { ConfirmDialog } from '../confirm/ConfirmDialog';
-import { ConflictPanel } from './ConflictPanel';
-import { DeployDialog } from './DeployDialog';
+import { deployBlock } from './deployBlock';
+import { EditorToolbar } from './EditorToolbar';
+import { EnvironmentActions } from './EnvironmentActions';
+import { MergePanel } from './MergePanel';
+import { NoticeLine, useNotice } from './notice';
 import { ProblemsStrip } from './ProblemsStrip';
-import { keepDraft, readDraft } from './drafts';
+import { ReadOnlyNote } from './ReadOnlyNote';
+import { SavedElsewhere } from './SavedElsewhere';
+import { useChecks } from './useChecks';
 import { useCodeMirror } from './useCodeMirror';
+import { useDiffView } from './useDiffView';
+import { useDocumentActions } from './useDocumentActions';
+import { useEditorDocument } from './useEditorDocument';
+import { useMerge } from './useMerge';
+import { usePageKeys } from './usePageKeys';
+import { useSavedElsewhere } from './useSavedElsewhere';
+import './editor.css';
 
-type DiffMode = 'off' | 'saved' | 'live';
+/** One editor per open document: all its state starts afresh with another document. */
+export default function EditorRoute({ project, path }: { project: string; path: string }) {
+  const decoded = decodeURIComponent(path);
+  return <EditorPage key={`${project}/${decoded}`} project={project} path={decoded} />;
+}
 
-export default function EditorPage({ project, path: rawPath }: { project: string; path: string }) {
+function EditorPage({ project, path }: { project: string; path: string }) {
   useConcepts('Document', 'Revision', 'Check', 'Deployment');
-  const path = decodeURIComponent(rawPath);
   const environment = useScope().environment;
-  const environmentInfo = useProject(project).data?.environments.find((e) => e.name === environment);
+  const here = useProject(project).data?.environments.find((e) => e.name === environment);
   const listing = useDocuments(project).data?.find((d) => d.path === path);
-  const queries = useQueryClient();
+  const liveRevision = environment ? listing?.live[environment] : undefined;
   const mayWrite = usePermission(project, environment, 'write_document');
   const mayDeploy = usePermission(project, environment, 'deploy');
   const mayRollback = usePermission(project, environment, 'rollback');
+  const readOnlyId = useId();
+  const notice = useNotice();
 
-  const [saved, setSaved] = useState<Revision | null>(null);
-  const [base, setBase] = useState<number | null>(null);
-  const [initial, setInitial] = useState<string | null>(null);
-  const [loadError, setLoadError] = useState('');
-  const [dirty, setDirty] = useState(false);
-  const [diagnostics, setDiagnostics] = useState<Diagnostic[] | null>(null);
-  const [diffMode, setDiffMode] = useState<DiffMode>('off');
-  const [conflict, setConflict] = useState<{ theirs: Revision; mine: string } | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [confirmingRollback, setConfirmingRollback] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [notice, setNotice] = useState<{ text: string; error: boolean } | null>(null);
+  const doc = useEditorDocument(project, path);
+  const checks = useChecks(project, path, environment);
   const host = useRef<HTMLDivElement>(null);
-  const savedRef = useRef<Revision | null>(null);
-  savedRef.current = saved;
-  const baseRef = useRef<number | null>(null);
-  baseRef.current = base;
-  const environmentRef = useRef(environment);
-  environmentRef.current = environment;
-
-  // Load once per document: the saved revision, and the tab's draft over it.
-  useEffect(() => {
-    let cancelled = false;
-    setInitial(null);
-    setConflict(null);
-    setNotice(null);
-    void runTool<Revision>('read_document', { project, path })
-      .then(
-        (revision) => revision,
-        (error: unknown) => {
-          if (error instanceof ToolError && /not found|no such/i.test(error.message)) return null;
-          throw error;
-        },
-      )
-      .then((revision) => {
-        if (cancelled) return;
-        const draft = readDraft(project, path);
-        setSaved(revision);
-        setBase(draft ? draft.base : (revision?.revision ?? null));
-        setDirty(draft !== null && draft.text !== revision?.text);
-        setInitial(draft?.text ?? revision?.text ?? '');
-      })
-      .catch((error: unknown) => !cancelled && setLoadError(error instanceof Error ? error.message : String(error)));
-    return () => {
-      cancelled = true;
-    };
-  }, [project, path]);
-
-  const check = useCallback(
-    async (text: string) => {
-      const env = environmentRef.current;
-      if (!env) return [];
-      try {
-        const result = await runTool<{ diagnostics: Diagnostic[] }>('check_document', { project, environment: env, path, text });
-        setDiagnostics(result.diagnostics);
-        return result.diagnostics;
-      } catch (error) {
-        setNotice({ text: error instanceof Error ? error.message : String(error), error: true });
-        return [];
-      }
-    },
-    [project, path],
-  );
-
-  const onText = useCallback(
-    (text: string) => {
-      const savedText = savedRef.current?.text;
-      const changed = text !== (savedText ?? '');
-      setDirty(changed);
-      keepDraft(project, path, changed ? { base: baseRef.current, text } : null);
-    },
-    [project, path],
-  );
-
-  const editor = useCodeMirror(host, { path, initial, check, onText });
-
-  useEffect(() => {
-    editor.relint();
-  }, [environment, editor.view]);
-
-  // A revision saved elsewhere (an accepted proposal, another tab) replaces a
-  // buffer with no unsaved edits; unsaved ones stay, and Save shows the conflict.
-  const newest = listing?.revision;
-  useEffect(() => {
-    if (newest === undefined || !saved || newest <= saved.revision || dirty || conflict) return;
-    let cancelled = false;
-    void runTool<Revision>('read_document', { project, path }).then((revision) => {
-      if (cancelled || revision.revision <= (savedRef.current?.revision ?? 0)) return;
-      savedRef.current = revision;
-      baseRef.current = revision.revision;
-      setSaved(revision);
-      setBase(revision.revision);
-      editor.replace(revision.text);
-      setNotice({ text: `Showing r${revision.revision}, saved by ${revision.author ?? 'someone'}.`, error: false });
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [newest, saved, dirty, conflict, project, path]); // the editor handle is stable per document
-
-  const liveRevision = environment ? listing?.live[environment] : undefined;
-  const live = useQuery({
-    queryKey: ['document', project, path, liveRevision],
-    queryFn: () => runTool<Revision>('read_document', { project, path, revision: liveRevision }).then((r) => r.text),
-    enabled: diffMode === 'live' && liveRevision !== undefined,
-    staleTime: Infinity,
+  const editor = useCodeMirror(host, {
+    path,
+    initial: doc.initial,
+    writable: mayWrite.allowed,
+    readOnlyWhy: mayWrite.reason ? readOnlyId : null,
+    check: checks.check,
+    onText: doc.onText,
   });
+  // Checked at once as it opens, and again for another environment.
+  useEffect(() => editor.relint(), [editor, environment]);
 
-  useEffect(() => {
-    const original = diffMode === 'saved' ? (saved?.text ?? '') : diffMode === 'live' ? (live.data ?? null) : null;
-    editor.showDiff(original);
-  }, [diffMode, saved, live.data, editor.view]);
+  /** The editor holds `revision` as saved, `text` in the buffer (one edit: Ctrl+Z undoes it). */
+  const show = (revision: Revision, text: string) => {
+    doc.hold(revision, text);
+    editor.replace(text);
+  };
+  const merge = useMerge({ project, path, editor, notice, show });
+  const savedElsewhere = useSavedElsewhere({ project, path, newest: listing?.revision, base: doc.base, dirty: doc.dirty, merging: merge.asked !== null, editor, notice, show });
+  const diff = useDiffView({ project, path, editor, saved: doc.saved, liveRevision, elsewhere: savedElsewhere.elsewhere });
+  const actions = useDocumentActions({ project, path, environment, mayWrite, doc, editor, notice, onConflict: merge.open });
+  usePageKeys({ save: actions.save, find: editor.openSearch });
 
-  const refresh = () =>
-    Promise.all(['documents', 'deployments', 'project'].map((key) => queries.invalidateQueries({ queryKey: [key] })));
-
-  async function save(onTopOf?: number) {
-    if (!mayWrite.allowed || busy || (onTopOf === undefined && !dirty && saved !== null)) return;
-    const text = editor.text();
-    const baseRevision = onTopOf ?? base;
-    setBusy(true);
-    setNotice(null);
-    try {
-      const written = await runTool<{ revision: number }>('write_document', {
-        project,
-        path,
-        text,
-        ...(baseRevision === null ? {} : { base_revision: baseRevision }),
-      });
-      const revision = await runTool<Revision>('read_document', { project, path, revision: written.revision });
-      setSaved(revision);
-      setBase(revision.revision);
-      setConflict(null);
-      setDirty(editor.text() !== revision.text);
-      keepDraft(project, path, null);
-      editor.clearAgentMarks();
-      setNotice({ text: `Saved r${revision.revision}.`, error: false });
-      await refresh();
-    } catch (error) {
-      const theirs = await runTool<Revision>('read_document', { project, path }).catch(() => null);
-      if (theirs && theirs.revision !== baseRevision) setConflict({ theirs, mine: text });
-      else setNotice({ text: error instanceof Error ? error.message : String(error), error: true });
-    } finally {
-      setBusy(false);
-    }
+  function discard() {
+    if (doc.saved) show(doc.saved, doc.saved.text);
+    else editor.replace('');
+    notice.say('Discarded your changes; Ctrl+Z in the editor brings them back.');
+    editor.focus();
   }
 
-  function takeTheirs() {
-    if (!conflict) return;
-    setSaved(conflict.theirs);
-    setBase(conflict.theirs.revision);
-    savedRef.current = conflict.theirs;
-    baseRef.current = conflict.theirs.revision;
-    editor.replace(conflict.theirs.text);
-    setConflict(null);
-  }
-
-  async function deploy() {
-    if (!environment || !saved) return;
-    setConfirming(false);
-    setBusy(true);
-    setNotice(null);
-    try {
-      const checked = await runTool<{ diagnostics: Diagnostic[] }>('check_document', { project, environment, path, revision: saved.revision });
-      if (checked.diagnostics.length > 0) {
-        setDiagnostics(checked.diagnostics);
-        setNotice({ text: `Not deployed: r${saved.revision} has ${checked.diagnostics.length} problem(s) in ${environment}.`, error: true });
-        return;
-      }
-      const done = await runTool<{ deployment: number }>('deploy', { project, environment, path, revision: saved.revision });
-      setNotice({ text: `Deployed r${saved.revision} to ${environment} (deployment #${done.deployment}).`, error: false });
-      await refresh();
-    } catch (error) {
-      setNotice({ text: error instanceof Error ? error.message : String(error), error: true });
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function rollback() {
-    if (!environment) return;
-    setBusy(true);
-    setNotice(null);
-    try {
-      const done = await runTool<{ revision: number }>('rollback', { project, environment, path });
-      setNotice({ text: `Rolled back ${environment} to r${done.revision}.`, error: false });
-      await refresh();
-    } catch (error) {
-      setNotice({ text: error instanceof Error ? error.message : String(error), error: true });
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  // Ctrl/Cmd+S saves, wherever the focus is on this page.
-  const saveRef = useRef(save);
-  saveRef.current = save;
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's') {
-        event.preventDefault();
-        void saveRef.current();
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
-
-  const liveHere = environment ? listing?.live[environment] : undefined;
-  const where = Object.entries(listing?.live ?? {})
-    .map(([env, rev]) => `${env} r${rev}`)
-    .join(', ');
-  const deployBlocked = dirty ? 'Save first: Deploy puts the saved revision live.' : !saved ? 'Save the document before deploying it.' : '';
-
-  if (loadError) return <p role="alert" className="error">{loadError}</p>;
+  if (doc.error) return <p role="alert" className="error">{doc.error}</p>;
+  const elsewhere = merge.asked ? null : savedElsewhere.elsewhere;
+  const savedProblems = doc.saved && !doc.dirty ? checks.diagnosticsOf(doc.saved.text) : null;
   return (
     <section className="editor-page" aria-labelledby="title">
-      <div className="toolbar">
-        <h1 id="title">
-          {path}
-          {dirty && <span className="unsaved"> • unsaved</span>}
-        </h1>
-        <span className="muted small">
-          {saved ? `r${saved.revision}` : 'new'}
-          {where ? ` · live in ${where}` : ' · not live anywhere'}
-        </span>
-        {environmentInfo?.protected && <span className="chip protected">protected</span>}
-        <span className="spacer" />
-        <label className="visually-hidden" htmlFor="diff-mode">
-          Diff
-        </label>
-        <select id="diff-mode" value={diffMode} onChange={(e) => setDiffMode(e.target.value as DiffMode)}>
-          <option value="off">Diff: off</option>
-          <option value="saved">Diff: saved</option>
-          <option value="live" disabled={liveRevision === undefined}>
-            Diff: live
-          </option>
-        </select>
-        <ActionButton primary permission={mayWrite} disabled={busy || (!dirty && saved !== null)} onClick={() => void save()} title="Save (Ctrl+S)">
+      <EditorToolbar
+        project={project}
+        path={path}
+        saved={doc.saved}
+        dirty={doc.dirty}
+        live={listing?.live ?? {}}
+        protectedHere={here?.protected ?? false}
+        liveRevision={liveRevision}
+        elsewhere={savedElsewhere.elsewhere}
+        diff={diff.mode}
+        onDiff={diff.pick}
+      >
+        {doc.dirty && (
+          <button type="button" onClick={discard} title="Put the saved text back (Ctrl+Z undoes it)">
+            Discard
+          </button>
+        )}
+        <ActionButton primary permission={mayWrite} disabled={actions.busy || (!doc.dirty && doc.saved !== null)} onClick={actions.save} title="Save (Ctrl+S)">
           Save
         </ActionButton>
-        <ActionButton
-          permission={mayDeploy}
-          disabled={busy || deployBlocked !== ''}
-          title={deployBlocked || `Deploy the saved revision to ${environment ?? ''}`}
-          onClick={() => (environmentInfo?.protected ? setConfirming(true) : void deploy())}
-        >
-          Deploy
-        </ActionButton>
-        <ActionButton
-          permission={mayRollback}
-          disabled={busy || liveHere === undefined}
-          title={liveHere === undefined ? `Not live in ${environment ?? ''}` : `Put the revision live before r${liveHere} back`}
-          onClick={() => setConfirmingRollback(true)}
-        >
-          Rollback
-        </ActionButton>
-      </div>
-      {notice && (
-        <p role={notice.error ? 'alert' : 'status'} className={notice.error ? 'error notice-line' : 'ok notice-line'}>
-          {notice.text}
-        </p>
+        <EnvironmentActions
+          project={project}
+          path={path}
+          environment={environment}
+          protectedHere={here?.protected}
+          revision={doc.saved?.revision}
+          deployBlocked={deployBlock({ saved: doc.saved, dirty: doc.dirty, environment, diagnostics: savedProblems })}
+          liveRevision={liveRevision}
+          mayDeploy={mayDeploy}
+          mayRollback={mayRollback}
+          busy={actions.busy}
+          onDeploy={actions.deploy}
+          onRollback={actions.rollback}
+        />
+      </EditorToolbar>
+      {mayWrite.reason && <ReadOnlyNote id={readOnlyId} reason={mayWrite.reason} />}
+      <NoticeLine notice={notice.notice} />
+      {elsewhere && (
+        <SavedElsewhere
+          theirs={elsewhere.theirs}
+          shown={elsewhere.shown}
+          diffing={diff.mode === 'elsewhere'}
+          onDiff={() => diff.pick(diff.mode === 'elsewhere' ? 'off' : 'elsewhere')}
+          onMerge={() => merge.open(elsewhere.theirs, doc.base)}
+          onReload={savedElsewhere.reload}
+          onDismiss={savedElsewhere.dismiss}
+        />
       )}
-      {conflict && (
-        <ConflictPanel
-          theirs={conflict.theirs}
-          mine={editor.text()}
-          busy={busy}
-          onTakeTheirs={takeTheirs}
-          onSaveMine={() => void save(conflict.theirs.revision)}
+      {merge.asked && (
+        <MergePanel
+          key={merge.asked.round}
+          theirs={merge.asked.theirs}
+          base={merge.asked.base}
+          baseText={merge.baseText}
+          mine={merge.asked.mine}
+          onMerge={merge.merge}
+          onTakeTheirs={merge.takeTheirs}
         />
       )}
       <div className="editor-host" ref={host} />
-      <ProblemsStrip diagnostics={diagnostics} environment={environment} />
-      {environment && saved && (
-        <DeployDialog
-          project={project}
-          environment={environment}
-          path={path}
-          revision={saved.revision}
-          open={confirming}
-          onClose={() => setConfirming(false)}
-          onConfirm={() => void deploy()}
-        />
-      )}
-      {environment && confirmingRollback && (
-        <ConfirmDialog
-          title={`Roll back ${path} in ${environment}`}
-          open
-          names={environmentInfo?.protected === false ? [] : [environment]}
-          confirmLabel="Rollback"
-          question={<>Rollback deploys again the revision of {path} that was live in {environment} before the current one.</>}
-          onClose={() => setConfirmingRollback(false)}
-          onConfirm={() => {
-            setConfirmingRollback(false);
-            void rollback();
-          }}
-        >
-          <RollbackChange project={project} environment={environment} path={path} />
-        </ConfirmDialog>
-      )}
+      <ProblemsStrip
+        diagnostics={checks.diagnostics}
+        environment={environment}
+        failure={checks.failure}
+        blockDeploy={(savedProblems?.length ?? 0) > 0}
+        onGoTo={editor.goTo}
+      />
     </section>
   );
 }

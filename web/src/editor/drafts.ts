@@ -1,12 +1,20 @@
 // Unsaved text survives a reload of the tab (sessionStorage, this tab only),
 // with the revision it was typed on, so Save still sends the right base.
+// Closing the tab or signing out would lose it: both ask first (listDrafts).
+// No CodeMirror here: the first page loads this module for those questions.
 export interface Draft {
   /** The revision the text was typed on; null for a document not saved yet. */
   base: number | null;
   text: string;
 }
 
-const key = (project: string, path: string) => `aion.draft.${project}/${path}`;
+export interface DraftPlace {
+  project: string;
+  path: string;
+}
+
+const PREFIX = 'aion.draft.';
+const key = (project: string, path: string) => `${PREFIX}${project}/${path}`;
 
 export function readDraft(project: string, path: string): Draft | null {
   const stored = sessionStorage.getItem(key(project, path));
@@ -21,4 +29,24 @@ export function readDraft(project: string, path: string): Draft | null {
 export function keepDraft(project: string, path: string, draft: Draft | null): void {
   if (draft) sessionStorage.setItem(key(project, path), JSON.stringify(draft));
   else sessionStorage.removeItem(key(project, path));
+}
+
+/** Every document this tab holds unsaved text for (a project slug has no `/`). */
+export function listDrafts(): DraftPlace[] {
+  const places: DraftPlace[] = [];
+  for (let i = 0; i < sessionStorage.length; i++) {
+    const stored = sessionStorage.key(i);
+    if (!stored?.startsWith(PREFIX)) continue;
+    const rest = stored.slice(PREFIX.length);
+    const slash = rest.indexOf('/');
+    places.push({ project: rest.slice(0, slash), path: rest.slice(slash + 1) });
+  }
+  return places.sort((a, b) => `${a.project}/${a.path}`.localeCompare(`${b.project}/${b.path}`));
+}
+
+/** Closing or reloading the tab with a draft asks first (the browser's own question; pages may not word it). */
+export function warnBeforeLeavingDrafts(): void {
+  window.addEventListener('beforeunload', (event) => {
+    if (listDrafts().length > 0) event.preventDefault();
+  });
 }

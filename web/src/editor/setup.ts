@@ -1,12 +1,14 @@
-// The editor's CodeMirror extensions: YAML, line numbers, history, the
-// checker's diagnostics as lint marks, the lines an agent changed, and a
-// compartment for the diff against the saved or live text.
+// The editor's CodeMirror extensions: YAML, line numbers, history, search
+// (Ctrl+F), folding, bracket matching, the checker's diagnostics as lint
+// marks, the lines an agent changed, and compartments for the diff against
+// the saved or live text and for read-only.
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { yaml } from '@codemirror/lang-yaml';
-import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { bracketMatching, foldGutter, foldKeymap, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { linter, lintGutter, type Diagnostic as LintMark } from '@codemirror/lint';
 import { unifiedMergeView } from '@codemirror/merge';
-import { Compartment, StateEffect, StateField, type ChangeSet, type Extension, type Text } from '@codemirror/state';
+import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/search';
+import { Compartment, EditorState, StateEffect, StateField, type ChangeSet, type Extension, type Text } from '@codemirror/state';
 import { Decoration, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, type DecorationSet } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
 import type { Diagnostic } from '../api/types';
@@ -33,6 +35,22 @@ const theme = EditorView.theme({
   '.cm-deletedChunk': { backgroundColor: 'var(--removed-bg)' },
   '.cm-changedLine': { backgroundColor: 'var(--added-bg) !important' },
   '.cm-tooltip': { backgroundColor: 'var(--surface)', color: 'var(--text)', border: '1px solid var(--border)' },
+  '.cm-matchingBracket, &.cm-focused .cm-matchingBracket': { backgroundColor: 'var(--bracket-match)', outline: '1px solid var(--border)' },
+  '.cm-nonmatchingBracket, &.cm-focused .cm-nonmatchingBracket': { backgroundColor: 'var(--removed-bg)', color: 'var(--danger)' },
+  '.cm-searchMatch': { backgroundColor: 'var(--search-match)', outline: '1px solid var(--border)' },
+  '.cm-searchMatch.cm-searchMatch-selected': { backgroundColor: 'var(--selection)' },
+  '.cm-selectionMatch': { backgroundColor: 'var(--active-line)' },
+  '.cm-foldGutter .cm-gutterElement': { padding: '0 4px', cursor: 'pointer' },
+  '.cm-foldPlaceholder': { backgroundColor: 'var(--surface-2)', border: '1px solid var(--border)', color: 'var(--muted)', padding: '0 4px' },
+  // The search panel, on top: the page's own fields and buttons, dense.
+  '.cm-panels': { backgroundColor: 'var(--surface-2)', color: 'var(--text)' },
+  '.cm-panels.cm-panels-top': { borderBottom: '1px solid var(--border)' },
+  '.cm-panel.cm-search': { padding: '6px 36px 6px 10px', fontSize: '12px', display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: '4px 8px' },
+  '.cm-panel.cm-search br': { display: 'none' },
+  '.cm-panel.cm-search label': { display: 'inline-flex', alignItems: 'center', gap: '3px', fontSize: '12px' },
+  '.cm-panel.cm-search [name=close]': { top: '6px', right: '8px', fontSize: '16px', color: 'var(--muted)', minHeight: '0' },
+  '.cm-textfield': { margin: '0', minHeight: '26px', padding: '2px 6px', fontSize: '12px', border: '1px solid var(--border)', borderRadius: '6px', backgroundColor: 'var(--surface)', color: 'var(--text)' },
+  '.cm-button': { margin: '0', minHeight: '26px', padding: '2px 8px', fontSize: '12px', backgroundImage: 'none', backgroundColor: 'var(--surface)', color: 'var(--text)', border: '1px solid var(--border)', borderRadius: '6px' },
 });
 
 const markAgentLines = StateEffect.define<number[]>();
@@ -80,28 +98,51 @@ export function lintMarks(doc: Text, diagnostics: Diagnostic[]): LintMark[] {
   });
 }
 
+/** Check the text again though it has not changed (another environment): the linter runs only after a change, or this. */
+export const recheck = StateEffect.define<null>();
+
 export const diffCompartment = new Compartment();
+export const accessCompartment = new Compartment();
+
+/**
+ * Whether the text may change; read-only keeps it focusable, selectable and
+ * searchable. `why`: the id of the sentence saying why, once it is shown.
+ */
+export function access(writable: boolean, why: string | null): Extension {
+  return [EditorState.readOnly.of(!writable), writable || !why ? [] : EditorView.contentAttributes.of({ 'aria-describedby': why })];
+}
 
 export function diffAgainst(original: string | null): Extension {
   return original === null ? [] : unifiedMergeView({ original, mergeControls: false, highlightChanges: false, gutter: true });
 }
 
 export interface SetupOptions {
+  writable: boolean;
+  /** The id of the sentence saying why the text is read-only, once shown. */
+  readOnlyWhy: string | null;
   check: (text: string) => Promise<Diagnostic[]>;
   onChange: (docChanged: boolean) => void;
 }
 
-export function editorExtensions({ check, onChange }: SetupOptions): Extension[] {
+export function editorExtensions({ writable, readOnlyWhy, check, onChange }: SetupOptions): Extension[] {
   return [
     lineNumbers(),
+    foldGutter(),
     highlightActiveLineGutter(),
     highlightActiveLine(),
     history(),
-    keymap.of([...defaultKeymap, ...historyKeymap]),
+    search({ top: true }),
+    highlightSelectionMatches(),
+    bracketMatching(),
+    keymap.of([...searchKeymap, ...foldKeymap, ...defaultKeymap, ...historyKeymap]),
+    accessCompartment.of(access(writable, readOnlyWhy)),
     yaml(),
     syntaxHighlighting(highlight),
     lintGutter(),
-    linter(async (view) => lintMarks(view.state.doc, await check(view.state.doc.toString())), { delay: 400 }),
+    linter(async (view) => lintMarks(view.state.doc, await check(view.state.doc.toString())), {
+      delay: 400,
+      needsRefresh: (update) => update.transactions.some((transaction) => transaction.effects.some((effect) => effect.is(recheck))),
+    }),
     agentLines,
     diffCompartment.of([]),
     theme,

@@ -1,87 +1,118 @@
 // The CodeMirror view of one open document: created once per document,
 // registered with the screen (for the assistant's shared context), its
 // unsaved text kept as a draft, the agent's edits applied as transactions.
+import { isolateHistory } from '@codemirror/commands';
 import { forceLinting } from '@codemirror/lint';
-import { EditorState } from '@codemirror/state';
+import { openSearchPanel } from '@codemirror/search';
+import { EditorSelection, EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import type { Diagnostic, SharedDocument } from '../api/types';
 import { editorChanged, registerEditor } from '../screen';
 import { agentChangesOver, changesBetween } from './changes';
-import { agentLinesOf, clearAgentLines, diffAgainst, diffCompartment, editorExtensions } from './setup';
+import { access, accessCompartment, agentLinesOf, clearAgentLines, diffAgainst, diffCompartment, editorExtensions, recheck } from './setup';
 
 interface Options {
   path: string;
   /** The text to open with (the draft, or the saved revision); null while loading. */
   initial: string | null;
+  writable: boolean;
+  /** The id of the sentence saying why the text is read-only, once shown. */
+  readOnlyWhy: string | null;
   check: (text: string) => Promise<Diagnostic[]>;
   onText: (text: string) => void;
 }
 
 export interface CodeMirrorHandle {
+  /** The view once created (effects that need it depend on it). */
   view: EditorView | null;
   text(): string;
+  /** Puts `text` in the buffer as one edit of its own (Ctrl+Z undoes just it); only what differs changes, so the cursor keeps its place. */
   replace(text: string): void;
   showDiff(original: string | null): void;
+  /** Checks the text now, changed or not (forceLinting alone does nothing once the text has been checked). */
   relint(): void;
   clearAgentMarks(): void;
+  focus(): void;
+  openSearch(): void;
+  /** Puts the cursor at a 1-based line and column, in view, and focuses the text. */
+  goTo(line: number, column: number): void;
 }
 
-export function useCodeMirror(host: RefObject<HTMLDivElement | null>, { path, initial, check, onText }: Options): CodeMirrorHandle {
-  const viewRef = useRef<EditorView | null>(null);
-  const latest = useRef({ check, onText });
-  latest.current = { check, onText };
-  const [, setReady] = useState(0);
-
+export function useCodeMirror(host: RefObject<HTMLDivElement | null>, { path, initial, writable, readOnlyWhy, check, onText }: Options): CodeMirrorHandle {
+  const [view, setView] = useState<EditorView | null>(null);
+  const latest = useRef({ check, onText, writable, readOnlyWhy, initial, path });
   useEffect(() => {
-    if (initial === null || !host.current) return;
-    const view = new EditorView({
+    latest.current = { check, onText, writable, readOnlyWhy, initial, path };
+  });
+
+  // One view per open document (the page is keyed by it), made once its text has loaded: what it opens
+  // with is read then, and a later `initial` never replaces what the operator has typed since.
+  const loaded = initial !== null;
+  useEffect(() => {
+    const { initial: text, path: opened } = latest.current;
+    if (text === null || !host.current) return;
+    const created = new EditorView({
       parent: host.current,
       state: EditorState.create({
-        doc: initial,
+        doc: text,
         extensions: editorExtensions({
+          writable: latest.current.writable,
+          readOnlyWhy: latest.current.readOnlyWhy,
           check: (text) => latest.current.check(text),
           onChange: (docChanged) => {
-            if (docChanged) latest.current.onText(view.state.doc.toString());
+            if (docChanged) latest.current.onText(created.state.doc.toString());
             editorChanged();
           },
         }),
       }),
     });
-    viewRef.current = view;
-    setReady((n) => n + 1);
+    setView(created);
     const unregister = registerEditor({
-      snapshot: () => snapshotOf(path, view.state),
+      snapshot: () => snapshotOf(opened, created.state),
       applyAgentText: (base, theirs) => {
-        const changes = agentChangesOver(base, theirs, view.state.doc.toString());
+        const changes = agentChangesOver(base, theirs, created.state.doc.toString());
         if (changes.empty) return;
-        const after = changes.apply(view.state.doc);
-        view.dispatch({ changes, effects: agentLinesOf(changes, after), userEvent: 'input.agent' });
+        const after = changes.apply(created.state.doc);
+        created.dispatch({ changes, effects: agentLinesOf(changes, after), userEvent: 'input.agent' });
       },
     });
     return () => {
       unregister();
-      view.destroy();
-      viewRef.current = null;
+      created.destroy();
+      setView(null);
     };
-    // One view per document: `initial` is read once, when the document first loads.
-  }, [path, initial === null]);
+  }, [host, loaded]);
 
-  return {
-    view: viewRef.current,
-    text: () => viewRef.current?.state.doc.toString() ?? '',
-    replace: (text) => {
-      const view = viewRef.current;
-      if (!view) return;
-      // Only what differs changes, so the cursor keeps its place.
-      view.dispatch({ changes: changesBetween(view.state.doc.toString(), text) });
-    },
-    showDiff: (original) => viewRef.current?.dispatch({ effects: diffCompartment.reconfigure(diffAgainst(original)) }),
-    relint: () => {
-      if (viewRef.current) forceLinting(viewRef.current);
-    },
-    clearAgentMarks: () => viewRef.current?.dispatch({ effects: clearAgentLines.of(null) }),
-  };
+  useEffect(() => {
+    view?.dispatch({ effects: accessCompartment.reconfigure(access(writable, readOnlyWhy)) });
+  }, [view, writable, readOnlyWhy]);
+
+  return useMemo(
+    () => ({
+      view,
+      text: () => view?.state.doc.toString() ?? '',
+      replace: (text) => view?.dispatch({ changes: changesBetween(view.state.doc.toString(), text), annotations: isolateHistory.of('full') }),
+      showDiff: (original) => view?.dispatch({ effects: diffCompartment.reconfigure(diffAgainst(original)) }),
+      relint: () => {
+        if (!view) return;
+        view.dispatch({ effects: recheck.of(null) });
+        forceLinting(view);
+      },
+      clearAgentMarks: () => view?.dispatch({ effects: clearAgentLines.of(null) }),
+      focus: () => view?.focus(),
+      openSearch: () => {
+        if (view) openSearchPanel(view);
+      },
+      goTo: (line, column) => {
+        if (!view) return;
+        const at = view.state.doc.line(Math.min(Math.max(line, 1), view.state.doc.lines));
+        view.dispatch({ selection: EditorSelection.cursor(Math.min(at.from + Math.max(column, 1) - 1, at.to)), scrollIntoView: true });
+        view.focus();
+      },
+    }),
+    [view],
+  );
 }
 
 /** The open document as the assistant sees it: text, selection and cursor, 1-based. */

@@ -26,6 +26,7 @@ export function Nav({ project, environment }: { project: string; environment: st
         {item(base, 'Overview')}
         {item(`${base}/documents`, 'Documents')}
         {item(`${base}/members`, 'Members')}
+        {item(`${base}/change-requests`, 'Change requests', false)}
         {item(`${base}/audit`, 'Audit')}
       </ul>
       <h2>Environments</h2>

@@ -1,21 +1,28 @@
-// Project and environment pickers, the role chip, who is signed in, Sign out.
+// Project and environment pickers, the role chip, the change requests and
+// conversations waiting for a decision, the assistant's toggle, who is signed in, Sign out.
 import { Link, useLocation } from 'wouter';
 import { useProject, useProjects, useWhoami } from '../api/queries';
-import { signOut } from '../auth/token';
-import { rememberEnvironment, type Scope } from '../scope';
+import { SignOut } from '../auth/SignOut';
+import { environmentHref, rememberEnvironment, type Scope } from '../scope';
+import { ProtectedChip } from '../ui/ProtectedChip';
+import { setPanelOpen } from './panelLayout';
+import { RequestsWaiting } from './RequestsWaiting';
+import { PANEL_ID, TOGGLE_ID } from './useDrawer';
+import { useTabTitle } from './useTabTitle';
+import { WaitingCount } from './WaitingCount';
 
-export function TopBar({ scope }: { scope: Scope }) {
+export function TopBar({ scope, panelOpen }: { scope: Scope; panelOpen: boolean }) {
   const [location, navigate] = useLocation();
   const projects = useProjects().data ?? [];
   const project = useProject(scope.project).data;
   const who = useWhoami().data;
+  const here = project?.environments.find((e) => e.name === scope.environment);
+  useTabTitle(scope);
 
   function pickEnvironment(name: string) {
     if (!scope.project) return;
     rememberEnvironment(scope.project, name);
-    const base = `/projects/${encodeURIComponent(scope.project)}`;
-    if (location.startsWith(`${base}/environments/`)) navigate(`${base}/environments/${encodeURIComponent(name)}`);
-    else navigate(`${location}?environment=${encodeURIComponent(name)}`);
+    navigate(environmentHref(location, scope.project, name));
   }
 
   return (
@@ -46,17 +53,20 @@ export function TopBar({ scope }: { scope: Scope }) {
           ))}
         </select>
       )}
-      {project?.environments.find((e) => e.name === scope.environment)?.protected && <span className="chip protected">protected</span>}
+      {here?.protected && <ProtectedChip approvals={here.approvals_required} />}
       {project && (
         <span className="chip role" title={`Your role in ${project.slug}`}>
           {project.role}
         </span>
       )}
       <span className="spacer" />
-      {who && <span className="muted">{who.operator}</span>}
-      <button type="button" onClick={signOut}>
-        Sign out
+      <RequestsWaiting />
+      <WaitingCount />
+      <button type="button" id={TOGGLE_ID} aria-expanded={panelOpen} aria-controls={PANEL_ID} onClick={() => setPanelOpen(!panelOpen)}>
+        Assistant
       </button>
+      {who && <span className="muted who">{who.operator}</span>}
+      <SignOut />
     </header>
   );
 }

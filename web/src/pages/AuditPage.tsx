@@ -1,99 +1,88 @@
-// `/projects/{p}/audit`: who ran what, newest first; filter by operator and
-// tool (on the server), outcome and via (on the loaded rows); "Load more".
+// `/projects/{p}/audit`: who changed what, newest first; reads behind a
+// switch. Each row names its target with a link; the filters (tool, operator,
+// outcome, days) run on the server, so "Load more" pages through the
+// filtered log, and they live in the address.
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useSearchParams } from 'wouter';
 import { runTool } from '../api/client';
-import type { AuditRecord } from '../api/types';
+import { queryKeys } from '../api/queryKeys';
+import type { AuditRecord } from '../../../src/wire/audit';
+import { AuditFilters } from '../audit/AuditFilters';
+import { AuditTarget } from '../audit/AuditTarget';
+import { auditInput, filterOf, searchOf } from '../audit/filters';
 import { useConcepts } from '../screen';
+import { TableBox } from '../ui/TableBox';
 import { shortTime } from '../ui/time';
 import { Failure } from './Failure';
+import '../audit/audit.css';
 
 const PAGE = 50;
-const OUTCOMES = ['', 'ok', 'error', 'refused'];
-const VIAS = ['', 'console', 'assistant', 'mcp', 'rest'];
 
 export function AuditPage({ params }: { params: { project: string } }) {
   useConcepts('Project', 'Role');
   const { project } = params;
-  const [operator, setOperator] = useState('');
-  const [tool, setTool] = useState('');
-  const [outcome, setOutcome] = useState('');
-  const [via, setVia] = useState('');
+  const [search, setSearch] = useSearchParams();
+  const filter = filterOf(search);
+  const input = auditInput(filter);
   const pages = useInfiniteQuery({
-    queryKey: ['audit', project, operator, tool],
+    queryKey: queryKeys.audit(project, input),
     initialPageParam: 0,
     queryFn: ({ pageParam }) =>
-      runTool<{ entries: AuditRecord[] }>('read_audit', {
-        project,
-        limit: PAGE,
-        ...(operator ? { operator } : {}),
-        ...(tool ? { tool } : {}),
-        ...(pageParam ? { before: pageParam } : {}),
-      }).then((r) => r.entries),
+      runTool<{ entries: AuditRecord[] }>('read_audit', { project, limit: PAGE, ...input, ...(pageParam ? { before: pageParam } : {}) }).then(
+        (r) => r.entries,
+      ),
     getNextPageParam: (last) => (last.length === PAGE ? last[last.length - 1]?.id : undefined),
   });
-  const rows = (pages.data?.pages.flat() ?? []).filter((r) => (!outcome || r.outcome === outcome) && (!via || r.via === via));
+  const rows = pages.data?.pages.flat() ?? [];
+  const actions = [...new Set(rows.map((r) => r.tool).filter((tool) => tool.includes(':')))];
+
   return (
     <section aria-labelledby="title">
       <h1 id="title">Audit</h1>
-      <div className="filters">
-        <label>
-          Operator <input value={operator} onChange={(e) => setOperator(e.target.value.trim())} placeholder="any" />
-        </label>
-        <label>
-          Tool <input value={tool} onChange={(e) => setTool(e.target.value.trim())} placeholder="any" />
-        </label>
-        <label>
-          Outcome
-          <select value={outcome} onChange={(e) => setOutcome(e.target.value)}>
-            {OUTCOMES.map((o) => (
-              <option key={o} value={o}>
-                {o || 'any'}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Via
-          <select value={via} onChange={(e) => setVia(e.target.value)}>
-            {VIAS.map((v) => (
-              <option key={v} value={v}>
-                {v || 'any'}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
+      <AuditFilters project={project} filter={filter} seenActions={actions} onChange={(next) => setSearch(searchOf(next), { replace: true })} />
       {pages.error && <Failure error={pages.error} />}
-      <table className="grid audit">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Operator</th>
-            <th scope="col">Via</th>
-            <th scope="col">Tool</th>
-            <th scope="col">Where</th>
-            <th scope="col">Outcome</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id}>
-              <td>{shortTime(r.at)}</td>
-              <td>{r.operator ?? '—'}</td>
-              <td>{r.via}</td>
-              <td>
-                <code>{r.tool}</code>
-              </td>
-              <td>{r.environment ?? ''}</td>
-              <td className={`outcome ${r.outcome}`}>
-                {r.outcome}
-                {r.error && <span className="muted"> · {r.error}</span>}
-              </td>
+      <TableBox label="Audit entries">
+        <table className="grid audit">
+          <caption className="visually-hidden">{filter.reads ? 'Changes and reads' : 'Changes'}, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col">When</th>
+              <th scope="col">Operator</th>
+              <th scope="col">Action</th>
+              <th scope="col">Target</th>
+              <th scope="col">Outcome</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {rows.map((r) => (
+              <tr key={r.id}>
+                <td className="when">
+                  <time dateTime={r.at} title={new Date(r.at).toLocaleString()}>
+                    {shortTime(r.at)}
+                  </time>
+                </td>
+                <td>
+                  {r.operator ?? '—'} <span className="muted small via">via {r.via}</span>
+                </td>
+                <td>
+                  {/* A narrow table may break a tool's name at its underscores, nowhere else. */}
+                  <code>{r.tool.split('_').flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, `_${part}`]))}</code>
+                </td>
+                <td className="target">
+                  <AuditTarget entry={r} project={project} />
+                </td>
+                <td className={`outcome ${r.outcome}`}>
+                  {r.outcome}
+                  {r.error && <span className="muted small why">{r.error}</span>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableBox>
+      {pages.data && rows.length === 0 && (
+        <p className="muted">{filter.reads ? 'No entries match these filters.' : 'No changes match these filters; reads are hidden (Show reads).'}</p>
+      )}
       {pages.hasNextPage && (
         <button type="button" onClick={() => void pages.fetchNextPage()} disabled={pages.isFetchingNextPage}>
           Load more

@@ -2,6 +2,7 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useDocuments } from '../api/queries';
+import { historyHref } from '../history/links';
 import { useConcepts } from '../screen';
 import { shortTime } from '../ui/time';
 import { Failure } from './Failure';
@@ -28,6 +29,9 @@ export function DocumentsPage({ params }: { params: { project: string } }) {
             <th scope="col">Path</th>
             <th scope="col">Revision</th>
             <th scope="col">Changed</th>
+            <th scope="col">
+              <span className="visually-hidden">History</span>
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -38,6 +42,11 @@ export function DocumentsPage({ params }: { params: { project: string } }) {
               </td>
               <td>r{d.revision}</td>
               <td>{shortTime(d.updated_at)}</td>
+              <td>
+                <Link href={historyHref(params.project, d.path)} aria-label={`History of ${d.path}`}>
+                  History
+                </Link>
+              </td>
             </tr>
           ))}
         </tbody>

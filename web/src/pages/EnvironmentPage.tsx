@@ -1,22 +1,30 @@
 // `/projects/{p}/environments/{e}`: what is live (with Rollback), the
-// deployments as a timeline, and the secrets by name (never a value).
+// deployments as a timeline, the secrets by name (never a value), and the
+// approvals its changes need.
 // Rollback confirms first, naming the revision that comes back (and, on a
-// protected environment, asking for its name).
+// protected environment, asking for its name); where a second operator must
+// approve, it opens a change request and says so.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { runTool } from '../api/client';
+import { queryKeys } from '../api/queryKeys';
 import { useDocuments, useProject } from '../api/queries';
 import type { Deployment } from '../api/types';
-import { RollbackChange } from '../confirm/changes';
-import { ConfirmDialog } from '../confirm/ConfirmDialog';
+import { OpenedNote } from '../change-requests/opened';
+import { RollbackDialog } from '../confirm/RollbackDialog';
 import { useConcepts } from '../screen';
 import { ActionButton } from '../ui/ActionButton';
+import { ProtectedChip } from '../ui/ProtectedChip';
 import { usePermission } from '../ui/permission';
 import { shortTime } from '../ui/time';
 import { useAction } from '../ui/useAction';
 import { Failure } from './Failure';
+import { ProtectionSection } from './ProtectionSection';
 import { SecretsSection } from './SecretsSection';
+
+/** The newest deployments the timeline shows. */
+const DEPLOYMENTS_SHOWN = 50;
 
 export function EnvironmentPage({ params }: { params: { project: string; environment: string } }) {
   useConcepts('Environment', 'Deployment', 'Rollback', 'Secret');
@@ -24,28 +32,29 @@ export function EnvironmentPage({ params }: { params: { project: string; environ
   const details = useProject(project).data?.environments.find((e) => e.name === environment);
   const documents = useDocuments(project);
   const deployments = useQuery({
-    queryKey: ['deployments', project, environment],
+    queryKey: queryKeys.deployments(project, environment, DEPLOYMENTS_SHOWN),
     queryFn: () =>
-      runTool<{ deployments: Deployment[] }>('list_deployments', { project, environment, limit: 50 }).then((r) => r.deployments),
+      runTool<{ deployments: Deployment[] }>('list_deployments', { project, environment, limit: DEPLOYMENTS_SHOWN }).then((r) => r.deployments),
   });
   const mayRollback = usePermission(project, environment, 'rollback');
-  const action = useAction();
+  const rollback = useAction({
+    mutationFn: (path: string) => runTool('rollback', { project, environment, path }),
+    changes: [queryKeys.deployments(), queryKeys.documents(), queryKeys.project(), queryKeys.live()],
+  });
   const live = (documents.data ?? []).filter((d) => d.live[environment] !== undefined);
 
   const [rollingBack, setRollingBack] = useState<string | null>(null);
   // Until the project is read, the environment counts as protected.
   const asksName = details?.protected !== false;
 
-  const rollback = (path: string) =>
-    action.run(() => runTool('rollback', { project, environment, path }), ['deployments', 'documents', 'project', 'live']);
-
   return (
     <section aria-labelledby="title">
       <h1 id="title">
-        {environment} {details?.protected && <span className="chip protected">protected</span>}
+        {environment} {details?.protected && <ProtectedChip approvals={details.approvals_required} />}
       </h1>
       <h2>Live</h2>
-      {action.error && <Failure error={action.error} />}
+      {rollback.error && <Failure error={rollback.error} />}
+      <OpenedNote request={rollback.opened} />
       <table className="grid">
         <thead>
           <tr>
@@ -68,7 +77,7 @@ export function EnvironmentPage({ params }: { params: { project: string; environ
               <td>r{d.live[environment]}</td>
               <td>r{d.revision}</td>
               <td>
-                <ActionButton permission={mayRollback} disabled={action.busy} onClick={() => setRollingBack(d.path)} aria-haspopup="dialog" aria-label="Rollback" title={`Put live again the revision of ${d.path} that was live before`}>
+                <ActionButton permission={mayRollback} disabled={rollback.isPending} onClick={() => setRollingBack(d.path)} aria-haspopup="dialog" aria-label="Rollback" title={`Put live again the revision of ${d.path} that was live before`}>
                   Rollback
                 </ActionButton>
               </td>
@@ -96,22 +105,20 @@ export function EnvironmentPage({ params }: { params: { project: string; environ
       </ol>
       {deployments.data?.length === 0 && <p className="muted">No deployments yet.</p>}
       <SecretsSection project={project} environment={environment} />
+      <ProtectionSection project={project} environment={environment} />
       {rollingBack !== null && (
-        <ConfirmDialog
-          title={`Roll back ${rollingBack} in ${environment}`}
-          open
-          names={asksName ? [environment] : []}
-          confirmLabel="Rollback"
-          question={<>Rollback deploys again the revision of {rollingBack} that was live in {environment} before the current one.</>}
+        <RollbackDialog
+          project={project}
+          environment={environment}
+          path={rollingBack}
+          protectedHere={asksName}
           onClose={() => setRollingBack(null)}
           onConfirm={() => {
             const path = rollingBack;
             setRollingBack(null);
-            void rollback(path);
+            rollback.mutate(path);
           }}
-        >
-          <RollbackChange project={project} environment={environment} path={rollingBack} />
-        </ConfirmDialog>
+        />
       )}
     </section>
   );

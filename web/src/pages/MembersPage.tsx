@@ -1,7 +1,8 @@
 // `/projects/{p}/members`: who is in the project; admins change roles.
-import { useQuery } from '@tanstack/react-query';
 import { runTool } from '../api/client';
-import type { Member, Role } from '../api/types';
+import { useMembers } from '../api/queries';
+import { queryKeys } from '../api/queryKeys';
+import type { Role } from '../api/types';
 import { useConcepts } from '../screen';
 import { usePermission } from '../ui/permission';
 import { useAction } from '../ui/useAction';
@@ -12,18 +13,18 @@ const ROLES: Role[] = ['viewer', 'developer', 'operator', 'admin'];
 export function MembersPage({ params }: { params: { project: string } }) {
   useConcepts('Role', 'Project');
   const { project } = params;
-  const members = useQuery({
-    queryKey: ['members', project],
-    queryFn: () => runTool<{ members: Member[] }>('list_members', { project }).then((r) => r.members),
-  });
+  const members = useMembers(project);
   const mayManage = usePermission(project, undefined, 'set_member_role');
-  const action = useAction();
+  const setRole = useAction({
+    mutationFn: ({ operator, role }: { operator: string; role: string }) => runTool('set_member_role', { project, operator, role }),
+    changes: [queryKeys.members(), queryKeys.project(), queryKeys.projects(), queryKeys.tools()],
+  });
   return (
     <section aria-labelledby="title">
       <h1 id="title">Members</h1>
       {!mayManage.allowed && mayManage.reason && <p className="muted">Only admins change roles: {mayManage.reason}.</p>}
       {members.error && <Failure error={members.error} />}
-      {action.error && <Failure error={action.error} />}
+      {setRole.error && <Failure error={setRole.error} />}
       <table className="grid">
         <thead>
           <tr>
@@ -39,14 +40,9 @@ export function MembersPage({ params }: { params: { project: string } }) {
                 <select
                   aria-label={`Role of ${m.operator}`}
                   value={m.role}
-                  disabled={!mayManage.allowed || action.busy}
+                  disabled={!mayManage.allowed || setRole.isPending}
                   title={mayManage.reason || undefined}
-                  onChange={(e) =>
-                    void action.run(
-                      () => runTool('set_member_role', { project, operator: m.operator, role: e.target.value }),
-                      ['members', 'project', 'projects', 'tools'],
-                    )
-                  }
+                  onChange={(e) => setRole.mutate({ operator: m.operator, role: e.target.value })}
                 >
                   {ROLES.map((role) => (
                     <option key={role}>{role}</option>

@@ -1,11 +1,12 @@
 // An environment's secrets by name and version; set one with a password
 // field (the value goes to the server and is never shown again), delete one.
-// On a protected environment either asks for the environment's name first.
-import { useQuery } from '@tanstack/react-query';
+// On a protected environment either asks for the environment's name first;
+// where it requires two approvals, either opens a change request and says so.
 import { useState, type FormEvent } from 'react';
 import { runTool } from '../api/client';
-import { useProject } from '../api/queries';
-import type { Secret } from '../api/types';
+import { useProject, useSecrets } from '../api/queries';
+import { queryKeys } from '../api/queryKeys';
+import { OpenedNote } from '../change-requests/opened';
 import { SecretChange } from '../confirm/changes';
 import { ConfirmDialog } from '../confirm/ConfirmDialog';
 import { ActionButton } from '../ui/ActionButton';
@@ -14,35 +15,38 @@ import { shortTime } from '../ui/time';
 import { useAction } from '../ui/useAction';
 import { Failure } from './Failure';
 
+/** A secret set (to the value typed) or deleted. */
+type SecretWrite = { kind: 'set'; name: string; value: string } | { kind: 'delete'; name: string };
+
 export function SecretsSection({ project, environment }: { project: string; environment: string }) {
-  const secrets = useQuery({
-    queryKey: ['secrets', project, environment],
-    queryFn: () => runTool<{ secrets: Secret[] }>('list_secrets', { project, environment }).then((r) => r.secrets),
-  });
+  const secrets = useSecrets(project, environment);
   const mayWrite = usePermission(project, environment, 'set_secret');
-  const action = useAction();
   const [name, setName] = useState('');
   const [value, setValue] = useState('');
+  const action = useAction({
+    mutationFn: (write: SecretWrite) =>
+      write.kind === 'set'
+        ? runTool('set_secret', { project, environment, name: write.name, value: write.value })
+        : runTool('delete_secret', { project, environment, name: write.name }),
+    onSuccess: (_, write) => {
+      if (write.kind !== 'set') return;
+      setName('');
+      setValue('');
+    },
+    changes: [queryKeys.secrets()],
+  });
   // Until the project is read, the environment counts as protected.
   const asksName = useProject(project).data?.environments.find((e) => e.name === environment)?.protected !== false;
   const [confirming, setConfirming] = useState<{ kind: 'set' | 'delete'; name: string } | null>(null);
 
-  async function setSecret() {
-    const done = await action.run(() => runTool('set_secret', { project, environment, name: name.trim(), value }), ['secrets']);
-    if (done) {
-      setName('');
-      setValue('');
-    }
-  }
-
-  const deleteSecret = (secret: string) =>
-    void action.run(() => runTool('delete_secret', { project, environment, name: secret }), ['secrets']);
+  const setSecret = () => action.mutate({ kind: 'set', name: name.trim(), value });
+  const deleteSecret = (secret: string) => action.mutate({ kind: 'delete', name: secret });
 
   function set(event: FormEvent) {
     event.preventDefault();
     if (!mayWrite.allowed) return;
     if (asksName) setConfirming({ kind: 'set', name: name.trim() });
-    else void setSecret();
+    else setSecret();
   }
 
   return (
@@ -50,6 +54,7 @@ export function SecretsSection({ project, environment }: { project: string; envi
       <h2>Secrets</h2>
       {secrets.error && <Failure error={secrets.error} />}
       {action.error && <Failure error={action.error} />}
+      <OpenedNote request={action.opened} />
       <table className="grid">
         <thead>
           <tr>
@@ -74,7 +79,7 @@ export function SecretsSection({ project, environment }: { project: string; envi
               <td>
                 <ActionButton
                   permission={mayWrite}
-                  disabled={action.busy}
+                  disabled={action.isPending}
                   aria-label={`Delete ${s.name}`}
                   aria-haspopup={asksName ? 'dialog' : undefined}
                   onClick={() => (asksName ? setConfirming({ kind: 'delete', name: s.name }) : deleteSecret(s.name))}
@@ -86,12 +91,12 @@ export function SecretsSection({ project, environment }: { project: string; envi
           ))}
         </tbody>
       </table>
-      <form className="inline" onSubmit={(e) => void set(e)} aria-label="Set a secret">
+      <form className="inline" onSubmit={set} aria-label="Set a secret">
         <label htmlFor="secret-name">Name</label>
         <input id="secret-name" value={name} onChange={(e) => setName(e.target.value)} pattern="[A-Z][A-Z0-9_]*" placeholder="API_KEY" required />
         <label htmlFor="secret-value">Value</label>
         <input id="secret-value" type="password" autoComplete="new-password" value={value} onChange={(e) => setValue(e.target.value)} required />
-        <ActionButton permission={mayWrite} type="submit" disabled={action.busy}>
+        <ActionButton permission={mayWrite} type="submit" disabled={action.isPending}>
           Set secret
         </ActionButton>
       </form>
@@ -110,7 +115,7 @@ export function SecretsSection({ project, environment }: { project: string; envi
           onConfirm={() => {
             const chosen = confirming;
             setConfirming(null);
-            if (chosen.kind === 'set') void setSecret();
+            if (chosen.kind === 'set') setSecret();
             else deleteSecret(chosen.name);
           }}
         >

@@ -10,6 +10,9 @@ export interface Permission {
   reason: string;
 }
 
+/** For the buttons anyone may press, kept focusable while they wait. */
+export const ALLOWED: Permission = { allowed: true, reason: '' };
+
 export function usePermission(project: string, environment: string | undefined, tool: string): Permission {
   const tools = useTools(project, environment);
   const role = useProject(project).data?.role;

@@ -1,0 +1,112 @@
+// A change request as a caller reads it: its status in a sentence, and
+// whether the caller may approve or decline it — the one rule for who may
+// decide, which deciding applies again.
+import { can, PERMISSIONS, refusal, type Permission } from '../access/can.js';
+import type { Operator } from '../access/operators.js';
+import type { ProjectAccess } from '../domain/projects.js';
+import type { ProposalRow } from '../wire/proposal.js';
+import type { Change, ChangeRequestResponse, ChangeRequestStatus, Verdict } from '../wire/change-request.js';
+import type { StoredRequest } from './records.js';
+
+/** What the sentence of a change request says. */
+export interface RequestFacts {
+  status: ChangeRequestStatus;
+  tool: string;
+  project: string;
+  environment: string;
+  permission: string;
+  decidedBy: string | null;
+  comment: string | null;
+  result: unknown;
+  expiresAt: Date;
+}
+
+export function sentenceOf(facts: RequestFacts): string {
+  const { tool, project, environment, permission, decidedBy, comment, expiresAt } = facts;
+  const said = comment ? ` ("${comment}")` : '';
+  switch (facts.status) {
+    case 'pending':
+      return `${environment} of ${project} requires 2 approvals, so ${tool} waits for another operator who holds ${permission} there to approve it`;
+    case 'approved':
+      return `approved by ${decidedBy ?? 'an operator'}${said}; ${tool} ran`;
+    case 'failed':
+      return `approved by ${decidedBy ?? 'an operator'}, but ${tool} failed: ${errorOf(facts.result)}`;
+    case 'declined':
+      return `declined by ${decidedBy ?? 'an operator'}${said}; ${tool} did not run`;
+    case 'withdrawn':
+      return `withdrawn by ${decidedBy ?? 'its requester'}${said}; ${tool} did not run`;
+    case 'expired':
+      return `expired at ${expiresAt.toISOString()}: nobody approved or declined it in time, so ${tool} did not run`;
+    case 'stale':
+      return `stale, so ${tool} never ran: ${errorOf(facts.result)}`;
+  }
+}
+
+function errorOf(result: unknown): string {
+  const error = (result as { error?: unknown } | null)?.error;
+  return typeof error === 'string' ? error : 'no reason was recorded';
+}
+
+export function factsOf({ request, project, environment, decidedBy }: StoredRequest): RequestFacts {
+  const { status, tool, permission, comment, result, expiresAt } = request;
+  return { status, tool, project, environment, permission, decidedBy, comment, result, expiresAt };
+}
+
+function permissionOf(text: string): Permission {
+  const found = PERMISSIONS.find((p) => p === text);
+  if (!found) throw new Error(`a change request holds an unknown permission: ${text}`);
+  return found;
+}
+
+/**
+ * Why `operator` may not approve (or decline) the request now — they asked for
+ * it, or they lack its permission in its environment, as `access` says — or
+ * null. The requester may decline it: that withdraws it.
+ */
+export function decisionRefusal(stored: StoredRequest, operator: Operator, access: ProjectAccess | null, decision: 'approve' | 'decline'): string | null {
+  const { request, project, environment } = stored;
+  if (request.requesterId === operator.id) {
+    if (decision === 'decline') return null;
+    return `you asked for this change; another operator who holds ${request.permission} on ${environment} of ${project} approves it (declining it withdraws it)`;
+  }
+  const permission = permissionOf(request.permission);
+  const target = access?.environments.find((e) => e.name === environment) ?? null;
+  if (!access || !target || !can(access.role, permission, target)) {
+    return `to ${decision} it ${refusal(access?.role ?? 'viewer', permission, project, { name: environment })}`;
+  }
+  return null;
+}
+
+/** The request as `operator` reads it, with `access` their view of its project. */
+export function requestView(stored: StoredRequest, operator: Operator, access: ProjectAccess | null): ChangeRequestResponse {
+  const { request, project, environment, requestedBy, decidedBy } = stored;
+  const pending = request.status === 'pending';
+  const refused = pending ? decisionRefusal(stored, operator, access, 'approve') : null;
+  return {
+    id: request.id,
+    project,
+    environment,
+    tool: request.tool,
+    input: request.input as Record<string, unknown>,
+    rows: request.rows as ProposalRow[],
+    permission: request.permission,
+    requested_by: requestedBy,
+    via: request.via,
+    reason: request.reason,
+    thread: request.threadId,
+    proposal: request.proposalId,
+    change: request.change as Change,
+    verdict: request.verdict as Verdict,
+    status: request.status,
+    sentence: sentenceOf(factsOf(stored)),
+    decided_by: decidedBy,
+    comment: request.comment,
+    result: request.result as Record<string, unknown> | null,
+    created_at: request.createdAt.toISOString(),
+    expires_at: request.expiresAt.toISOString(),
+    decided_at: request.decidedAt?.toISOString() ?? null,
+    can_approve: pending && refused === null,
+    can_decline: pending && decisionRefusal(stored, operator, access, 'decline') === null,
+    refusal: refused,
+  };
+}

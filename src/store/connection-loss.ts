@@ -1,0 +1,152 @@
+// A dropped connection to PostgreSQL (a restart, a failover,
+// pg_terminate_backend, a reset socket) costs no request: a statement or a
+// whole transaction that failed because its connection broke runs again on a
+// fresh one, a few times with a short pause; if the database stays out of
+// reach, StoreUnreachable (503) says so. Other errors are never retried.
+//
+// Why running again is safe: a transaction whose COMMIT was not yet sent
+// cannot have committed, and PostgreSQL rolls back what a broken connection
+// left open. A COMMIT whose answer is lost may have committed, so it is not
+// repeated (a deploy or a write would land twice, or a revocation answer 404):
+// the caller is told that the change may have been made. A statement outside
+// a transaction is its own commit; those are reads or writes that may land
+// twice (stamps, clean-ups, usage rows), so they run again — a write that must
+// not land twice belongs in a transaction.
+import { drizzle } from 'drizzle-orm/node-postgres';
+import type pg from 'pg';
+import { AppError } from '../errors.js';
+import type { Db } from './db.js';
+import * as schema from './schema.js';
+
+const TRIES = 4;
+/** The pause before the second try; it grows fourfold per try (25, 100, 400 ms). */
+const FIRST_PAUSE_MS = 25;
+/** What a client told StoreUnreachable may wait before asking again. */
+const RETRY_AFTER_SECONDS = 2;
+
+const UNREACHABLE = 'the database cannot be reached right now; try again in a few seconds (if this lasts, check that PostgreSQL is up)';
+const COMMIT_UNKNOWN =
+  'the connection to the database broke while this change was being committed, so it may or may not have been made; look at the current state before you repeat it';
+
+/** The store cannot answer now: its connection broke and fresh ones failed too, or a commit's outcome is unknown. A 503. */
+export class StoreUnreachable extends AppError {
+  constructor(message: string, cause: unknown) {
+    super('unavailable', message, message === UNREACHABLE ? RETRY_AFTER_SECONDS : undefined);
+    this.cause = cause;
+  }
+}
+
+/** The StoreUnreachable behind `error` (Drizzle wraps what a statement throws in an error of its own), or null. */
+export function storeUnreachable(error: unknown): StoreUnreachable | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    if (current instanceof StoreUnreachable) return current;
+    current = current.cause;
+  }
+  return null;
+}
+
+/** Connecting failed: nothing was sent, so trying again is always safe, whatever the server answered. */
+class NotConnected extends Error {}
+
+// Class 08 (connection exception) and the server going away: shut down (57P01,
+// 57P02), not accepting connections yet (57P03), an idle session ended (57P05).
+const BROKEN_STATE = /^(08...|57P0[1235])$/;
+const BROKEN_SOCKET = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+// node-postgres says these in words only.
+const BROKEN_CLIENT = /^Connection terminated|is not queryable$/;
+
+/** Whether `error` (or what it wraps: Drizzle wraps the driver's) says the connection broke and trying again may help. */
+function isConnectionError(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
+    if (current instanceof NotConnected) return true;
+    // Decided already: not to be tried again.
+    if (current instanceof StoreUnreachable) return false;
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && (BROKEN_STATE.test(code) || BROKEN_SOCKET.has(code))) return true;
+    if (BROKEN_CLIENT.test(current.message)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/**
+ * Drizzle over `pool`, every statement and transaction of it tried again on
+ * a fresh connection when its own broke. Drizzle calls the pool's `query`
+ * outside transactions, with a query config and its values; that is the one
+ * form the pool answers from now on.
+ */
+export function reconnectingDb(pool: pg.Pool): Db {
+  const onConnection = async <T>(run: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect().catch((error: unknown) => {
+      throw new NotConnected('could not connect to the database', { cause: error });
+    });
+    // A checked-out connection that breaks says so as an 'error' event too,
+    // which unheard would end the process; its statement fails with it anyway.
+    client.on('error', ignore);
+    let broken = false;
+    try {
+      return await run(client);
+    } catch (error) {
+      broken = isConnectionError(error);
+      throw error;
+    } finally {
+      client.off('error', ignore);
+      // A broken connection leaves the pool; a healthy one goes back.
+      client.release(broken);
+    }
+  };
+
+  pool.query = ((config: pg.QueryConfig, values?: unknown[]) =>
+    retried(() => onConnection((client) => client.query(config, values)))) as pg.Pool['query'];
+
+  // Each pooled connection gets its Drizzle once, so a transaction checks out,
+  // gives back and drops its connection here (Drizzle's own checkout keeps a
+  // connection whose BEGIN failed out of the pool for good).
+  const drizzles = new WeakMap<pg.PoolClient, Db>();
+  const drizzleOf = (client: pg.PoolClient): Db => {
+    let known = drizzles.get(client);
+    if (!known) {
+      known = drizzle(client, { schema }) as unknown as Db;
+      drizzles.set(client, known);
+    }
+    return known;
+  };
+
+  const db = drizzle(pool, { schema }) as unknown as Db;
+  const transaction: Db['transaction'] = (work, config) =>
+    retried(() =>
+      onConnection(async (client) => {
+        let committing = false;
+        try {
+          return await drizzleOf(client).transaction(async (tx) => {
+            const value = await work(tx);
+            committing = true;
+            return value;
+          }, config);
+        } catch (error) {
+          if (committing && isConnectionError(error)) throw new StoreUnreachable(COMMIT_UNKNOWN, error);
+          throw error;
+        }
+      }),
+    );
+  db.transaction = transaction;
+  return db;
+}
+
+function ignore(): void {}
+
+/** Runs `attempt` again while it fails because its connection broke, at most TRIES times in all. */
+async function retried<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!isConnectionError(error)) throw error;
+      if (tries === TRIES) throw new StoreUnreachable(UNREACHABLE, error);
+      // The pause also lets the pool hear of its other broken connections before the next try.
+      await new Promise((resolve) => setTimeout(resolve, FIRST_PAUSE_MS * 4 ** (tries - 1)));
+    }
+  }
+}

@@ -1,0 +1,1 @@
+ALTER TABLE "threads" DROP COLUMN "turn_started_at";

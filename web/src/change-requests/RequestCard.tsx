@@ -1,0 +1,143 @@
+// One change request: what it would do where, who asked and why, what it
+// changes, the checker's verdict, its status in a sentence with the comment
+// and the result; Approve and Decline while it waits — Approve refused, with
+// the server's sentence beside it, when the caller may not approve it. (A
+// failure's or staleness's reason is in the sentence.)
+import { useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { queryKeys } from '../api/queryKeys';
+import type { ChangeRequestResponse } from '../../../src/wire/change-request';
+import { Failure } from '../pages/Failure';
+import { ActionButton } from '../ui/ActionButton';
+import { shortTime } from '../ui/time';
+import { useAction } from '../ui/useAction';
+import { DecideDialog, type Decision } from './DecideDialog';
+import { decide, requestHref } from './queries';
+import { RequestChange } from './RequestChange';
+import { requestTitle } from './title';
+import { Verdict } from './Verdict';
+
+interface Props {
+  request: ChangeRequestResponse;
+  /** The signed-in operator: the one who asked withdraws rather than declines. */
+  me: string | undefined;
+  /** In a list, the heading links to the request's own page. */
+  linked?: boolean;
+}
+
+export function RequestCard({ request, me, linked = false }: Props) {
+  const [deciding, setDeciding] = useState<Decision | null>(null);
+  const [, navigate] = useLocation();
+  const action = useAction({
+    mutationFn: ({ decision, comment }: { decision: Decision; comment: string }) => decide(request.id, decision, comment),
+    // A list of what waits drops a decided request: its own page shows how it ended.
+    onSuccess: () => {
+      if (linked) navigate(requestHref(request.project, request.id));
+    },
+    changes: [queryKeys.changeRequests(), queryKeys.changeRequest()],
+  });
+  const titleId = `request-${request.id}`;
+  const title = requestTitle(request);
+  const pending = request.status === 'pending';
+  const mine = request.requested_by === me;
+  const ran = request.status === 'approved' ? resultOf(request.result) : '';
+
+  const run = (decision: Decision, comment: string) => {
+    setDeciding(null);
+    action.mutate({ decision, comment });
+  };
+
+  return (
+    <article className={`card request ${request.status}`} aria-labelledby={titleId}>
+      <header>
+        <h3 id={titleId}>{linked ? <Link href={requestHref(request.project, request.id)}>{title}</Link> : title}</h3>
+        <span className={`status ${request.status}`}>{request.status}</span>
+      </header>
+      <p className="request-sentence">{request.sentence}</p>
+      <dl className="rows">
+        <div>
+          <dt>asked by</dt>
+          <dd>
+            {request.requested_by} <span className="muted">via {request.via} · {shortTime(request.created_at)}</span>
+          </dd>
+        </div>
+        <div>
+          <dt>why</dt>
+          <dd className={request.reason ? 'reason' : 'muted'}>{request.reason ?? 'no reason given'}</dd>
+        </div>
+        {request.thread && (
+          <div>
+            <dt>asked in</dt>
+            <dd>a conversation{request.proposal ? ', whose proposal waits on this request' : ''}</dd>
+          </div>
+        )}
+        {request.decided_by && (
+          <div>
+            <dt>decided by</dt>
+            <dd>
+              {request.decided_by} {request.decided_at && <span className="muted">{shortTime(request.decided_at)}</span>}
+            </dd>
+          </div>
+        )}
+        {request.comment && (
+          <div>
+            <dt>comment</dt>
+            <dd className="reason">{request.comment}</dd>
+          </div>
+        )}
+        {ran && (
+          <div>
+            <dt>result</dt>
+            <dd>{ran}</dd>
+          </div>
+        )}
+        {pending && (
+          <div>
+            <dt>expires</dt>
+            <dd>{shortTime(request.expires_at)}</dd>
+          </div>
+        )}
+      </dl>
+      <div className="request-change">
+        <RequestChange request={request} />
+        <Verdict request={request} />
+      </div>
+      {action.error && <Failure error={action.error} />}
+      {pending && (
+        <footer>
+          <ActionButton
+            primary
+            permission={{ allowed: request.can_approve, reason: request.refusal ?? '' }}
+            disabled={action.isPending}
+            aria-haspopup="dialog"
+            onClick={() => setDeciding('approve')}
+          >
+            Approve
+          </ActionButton>
+          {request.can_decline && (
+            <button type="button" disabled={action.isPending} aria-haspopup="dialog" onClick={() => setDeciding('decline')}>
+              {mine ? 'Withdraw' : 'Decline'}
+            </button>
+          )}
+          {/* The button carries the sentence as its description; this is the same words for the eye. */}
+          {!request.can_approve && request.refusal && (
+            <span className="muted small refusal" aria-hidden="true">
+              {request.refusal}
+            </span>
+          )}
+        </footer>
+      )}
+      {deciding && (
+        <DecideDialog request={request} decision={deciding} withdrawing={mine} onDecide={(comment) => run(deciding, comment)} onClose={() => setDeciding(null)} />
+      )}
+    </article>
+  );
+}
+
+/** What an approved change answered, in short ("deployment 4, revision 3"), leaving out where it ran. */
+function resultOf(result: ChangeRequestResponse['result']): string {
+  return Object.entries(result ?? {})
+    .filter(([k, v]) => k !== 'project' && k !== 'environment' && ['string', 'number', 'boolean'].includes(typeof v))
+    .map(([k, v]) => `${k.replaceAll('_', ' ')} ${String(v)}`)
+    .join(', ');
+}

@@ -1,0 +1,81 @@
+// Deploy and Rollback in the chosen environment, each with its confirmation:
+// Deploy asks on a protected environment (typing its name) and is disabled,
+// with the reason, while the saved revision cannot go live; Rollback always
+// asks, naming the revision that comes back.
+import { useState } from 'react';
+import { ActionButton } from '../ui/ActionButton';
+import type { Permission } from '../ui/permission';
+import { DeployDialog } from './DeployDialog';
+import { RollbackDialog } from '../confirm/RollbackDialog';
+
+interface Props {
+  project: string;
+  path: string;
+  environment: string | undefined;
+  /** Whether the environment is protected; undefined while unknown. */
+  protectedHere: boolean | undefined;
+  /** The saved revision, the one Deploy puts live. */
+  revision: number | undefined;
+  /** Why Deploy cannot run now; '' when it can. */
+  deployBlocked: string;
+  /** The revision live in the environment now. */
+  liveRevision: number | undefined;
+  mayDeploy: Permission;
+  mayRollback: Permission;
+  busy: boolean;
+  onDeploy: (revision: number) => void;
+  onRollback: () => void;
+}
+
+export function EnvironmentActions(props: Props) {
+  const { project, path, environment, protectedHere, revision, deployBlocked, liveRevision, mayDeploy, mayRollback, busy, onDeploy, onRollback } = props;
+  const [asking, setAsking] = useState<'deploy' | 'rollback' | null>(null);
+  const close = () => setAsking(null);
+  return (
+    <>
+      <ActionButton
+        permission={mayDeploy}
+        disabled={busy || deployBlocked !== ''}
+        title={deployBlocked || `Deploy the saved revision to ${environment ?? ''}`}
+        onClick={() => (protectedHere ? setAsking('deploy') : revision !== undefined && onDeploy(revision))}
+      >
+        Deploy
+      </ActionButton>
+      <ActionButton
+        permission={mayRollback}
+        disabled={busy || liveRevision === undefined}
+        title={liveRevision === undefined ? `Not live in ${environment ?? ''}` : `Put the revision live before r${liveRevision} back`}
+        onClick={() => setAsking('rollback')}
+      >
+        Rollback
+      </ActionButton>
+      {environment && revision !== undefined && (
+        <DeployDialog
+          project={project}
+          environment={environment}
+          path={path}
+          revision={revision}
+          open={asking === 'deploy'}
+          onClose={close}
+          onConfirm={() => {
+            close();
+            onDeploy(revision);
+          }}
+        />
+      )}
+      {environment && asking === 'rollback' && (
+        <RollbackDialog
+          project={project}
+          environment={environment}
+          path={path}
+          protectedHere={protectedHere !== false}
+          onClose={close}
+          onConfirm={() => {
+            close();
+            onRollback();
+          }}
+        />
+      )}
+    </>
+  );
+}

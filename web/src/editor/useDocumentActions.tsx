@@ -1,0 +1,96 @@
+// What the operator does with the document on the server, as mutations:
+// Save (with the revision the text was typed on: when someone saved since,
+// the server refuses, nothing is overwritten, and the merge opens), Deploy
+// of the saved revision and Rollback in the chosen environment. Each says
+// what it did in the notice line, and the lists it changed are read again.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { runTool } from '../api/client';
+import { queryKeys, readAgain } from '../api/queryKeys';
+import type { Revision } from '../api/types';
+import { openedRequest, RequestOpened } from '../change-requests/opened';
+import type { Permission } from '../ui/permission';
+import type { Notices } from './notice';
+import type { CodeMirrorHandle } from './useCodeMirror';
+import type { EditorDocument } from './useEditorDocument';
+
+/** What a save, a deploy or a rollback changes elsewhere on screen. */
+const CHANGED = [queryKeys.documents(), queryKeys.deployments(), queryKeys.project()];
+
+interface Options {
+  project: string;
+  path: string;
+  environment: string | undefined;
+  mayWrite: Permission;
+  doc: EditorDocument;
+  editor: CodeMirrorHandle;
+  notice: Notices;
+  /** Someone saved since the text's base: their revision, for the merge. */
+  onConflict(theirs: Revision, base: number | null): void;
+}
+
+export function useDocumentActions({ project, path, environment, mayWrite, doc, editor, notice, onConflict }: Options) {
+  const queries = useQueryClient();
+  const refresh = () => readAgain(queries, CHANGED);
+
+  const save = useMutation({
+    mutationFn: async ({ text, base }: { text: string; base: number | null }) => {
+      const written = await runTool<{ revision: number }>('write_document', { project, path, text, ...(base === null ? {} : { base_revision: base }) });
+      return runTool<Revision>('read_document', { project, path, revision: written.revision });
+    },
+    onMutate: () => notice.clear(),
+    onSuccess: (revision) => {
+      doc.hold(revision, editor.text());
+      editor.clearAgentMarks();
+      notice.say(`Saved r${revision.revision}.`);
+    },
+    onError: async (error, { base }) => {
+      const theirs = await runTool<Revision>('read_document', { project, path }).catch(() => null);
+      if (theirs && theirs.revision !== base) onConflict(theirs, base);
+      else notice.fail(error);
+    },
+    onSettled: refresh,
+  });
+
+  const deploy = useMutation({
+    mutationFn: ({ revision, environment }: { revision: number; environment: string }) =>
+      runTool<{ deployment: number }>('deploy', { project, environment, path, revision }),
+    onMutate: () => notice.clear(),
+    onSuccess: (done, { revision, environment }) => {
+      // On an environment that requires two approvals, the deploy opened a change request instead.
+      const request = openedRequest(done);
+      notice.say(request ? <RequestOpened request={request} /> : `Deployed r${revision} to ${environment} (deployment #${done.deployment}).`);
+    },
+    onError: (error) => notice.fail(error),
+    onSettled: refresh,
+  });
+
+  const rollback = useMutation({
+    mutationFn: (environment: string) => runTool<{ revision: number }>('rollback', { project, environment, path }),
+    onMutate: () => notice.clear(),
+    onSuccess: (done, environment) => {
+      const request = openedRequest(done);
+      notice.say(request ? <RequestOpened request={request} /> : `Rolled back ${environment} to r${done.revision}.`);
+    },
+    onError: (error) => notice.fail(error),
+    onSettled: refresh,
+  });
+
+  const busy = save.isPending || deploy.isPending || rollback.isPending;
+
+  return {
+    busy,
+    /** Save, from the button or Ctrl+S: a refusal or "nothing to save" is said, never silent. */
+    save() {
+      if (busy) return;
+      if (!mayWrite.allowed) return mayWrite.reason && notice.fail(`Not saved: ${mayWrite.reason}.`);
+      if (!doc.dirty && doc.saved) return notice.say(`Nothing to save: r${doc.saved.revision} is saved.`);
+      save.mutate({ text: editor.text(), base: doc.base });
+    },
+    deploy(revision: number) {
+      if (environment) deploy.mutate({ revision, environment });
+    },
+    rollback() {
+      if (environment) rollback.mutate(environment);
+    },
+  };
+}
