@@ -10,31 +10,8 @@ import { findConcept } from '../domain/concepts.js';
 import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import { threadContexts } from '../store/schema.js';
+import type { ContextView, Cursor, Selection, SharedDocument } from '../wire/context.js';
 import { contextColumns, contextWithText, storeBase, storeBatch, type ContextRow } from './shared-text.js';
-
-export interface Selection {
-  from_line: number;
-  from_column: number;
-  to_line: number;
-  to_column: number;
-}
-
-export interface Cursor {
-  line: number;
-  column: number;
-}
-
-export interface SharedDocument {
-  path: string;
-  text: string;
-  selection?: Selection | null;
-  cursor?: Cursor | null;
-}
-
-/** What assistant_context returns: `{shared: false}` alone, or everything shared. */
-export type ContextView =
-  | { shared: false }
-  | { shared: true; url: string | null; concepts: string[]; document: SharedDocument | null; revision: number };
 
 export type ContextUpdate =
   | { shared: false }

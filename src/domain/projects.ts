@@ -6,25 +6,17 @@ import { conflict, invalid, notFound } from '../errors.js';
 import type { Topic } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import { isUniqueViolation } from '../store/errors.js';
-import { environments, memberships, projects, type Role } from '../store/schema.js';
+import { environments, memberships, projects } from '../store/schema.js';
 import { lockEnvironment } from './environment-lock.js';
 import type { ProjectDirectory } from './project-directory.js';
 import type { Environment, ProjectAccess } from './project-access.js';
+import type { Project } from '../wire/project.js';
 
 export { ENVIRONMENT_NAME_PATTERN, PROJECT_SLUG_PATTERN, type Environment, type ProjectAccess } from './project-access.js';
 
-export interface ProjectView {
-  slug: string;
-  name: string;
-  role: Role;
-  environments: EnvironmentView[];
-}
-
-export interface EnvironmentView {
-  name: string;
-  protected: boolean;
-  approvals_required: number;
-}
+/** A project as the routes answer it (src/wire/project.ts). */
+export type ProjectView = Project;
+export type EnvironmentView = Project['environments'][number];
 
 export function describeEnvironment(environment: Environment): EnvironmentView {
   return { name: environment.name, protected: environment.protected, approvals_required: environment.approvalsRequired };

@@ -1,9 +1,6 @@
 // Schemas that several route files share. Each route file owns the rest.
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
-import { ROLES } from '../store/schema.js';
 import type { STATUS } from './errors.js';
-
-export const roleSchema = { type: 'string', enum: ROLES } as const;
 
 export const projectParams = {
   type: 'object',

@@ -17,6 +17,7 @@ import {
   type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { AUDIT_OUTCOMES } from '../wire/audit.js';
+import { ROLES } from '../wire/role.js';
 import { CHANGE_REQUEST_STATUSES } from '../wire/change-request-status.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -53,7 +54,6 @@ export const environments = pgTable(
   (t) => [uniqueIndex('environments_project_name').on(t.projectId, t.name)],
 );
 
-export const ROLES = ['viewer', 'developer', 'operator', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 export const memberships = pgTable(

@@ -2,7 +2,8 @@
 // implementation: every role × permission × protected/unprotected environment.
 import { describe, expect, it } from 'vitest';
 import { can, PERMISSIONS, refusal, type Permission } from '../../src/access/can.js';
-import { ROLES, type Role } from '../../src/store/schema.js';
+import type { Role } from '../../src/store/schema.js';
+import { ROLES } from '../../src/wire/role.js';
 
 // yes / no / U (unprotected environments only), columns: viewer, developer, operator, admin.
 const DESIGN_TABLE: Record<Permission, [string, string, string, string]> = {

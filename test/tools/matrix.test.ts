@@ -3,7 +3,8 @@
 // so a new tool cannot skip this.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { can, refusal, type Permission } from '../../src/access/can.js';
-import { ROLES, type Role } from '../../src/store/schema.js';
+import type { Role } from '../../src/store/schema.js';
+import { ROLES } from '../../src/wire/role.js';
 import { CATALOGUE } from '../../src/tools/catalogue/index.js';
 import { client, type Client } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';

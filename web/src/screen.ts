@@ -2,7 +2,7 @@
 // concepts the page declares and, on the editor route, the open document.
 // The editor registers itself here; the panel never imports the editor.
 import { useEffect, useSyncExternalStore } from 'react';
-import type { SharedDocument } from './api/types';
+import type { SharedDocument } from '../../src/wire/context';
 
 export interface OpenEditor {
   /** The document as the operator sees it now, unsaved text, selection and cursor included. */

@@ -5,38 +5,14 @@ import { invalid } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { replaceUnstorable } from '../../store/storable.js';
 import { TITLE_MAX } from '../../assistant/thread-title.js';
+import { assistantStatusSchema } from '../../wire/assistant-status.js';
 import { threadResponseSchema } from '../../wire/thread.js';
+import { usageSchema } from '../../wire/usage.js';
 import { operatorOf } from '../auth.js';
 import { actorOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin, threadParams } from '../schemas.js';
 
 const nullableString = { type: ['string', 'null'] } as const;
-
-const statusSchema = {
-  type: 'object',
-  properties: {
-    configured: { type: 'boolean' },
-    model: { type: ['string', 'null'], description: '`anthropic` or `fake`; null when nothing is configured.' },
-    sentence: { type: 'string', description: 'The sentence the panel prints when `configured` is false, "" otherwise.' },
-  },
-  required: ['configured', 'model', 'sentence'],
-  additionalProperties: false,
-} as const;
-
-const tokenCount = (description: string) => ({ type: 'integer', minimum: 0, description }) as const;
-
-const usageSchema = {
-  type: 'object',
-  properties: {
-    calls: { type: 'integer', minimum: 0, description: 'Model calls made for this thread, by every turn, failed ones included.' },
-    input_tokens: tokenCount('Input tokens billed at the input price (neither read from nor written to the prompt cache).'),
-    output_tokens: tokenCount('Output tokens.'),
-    cache_creation_input_tokens: tokenCount('Input tokens written to the prompt cache.'),
-    cache_read_input_tokens: tokenCount('Input tokens served from the prompt cache.'),
-  },
-  required: ['calls', 'input_tokens', 'output_tokens', 'cache_creation_input_tokens', 'cache_read_input_tokens'],
-  additionalProperties: false,
-} as const;
 
 const proposalParams = {
   type: 'object',
@@ -71,7 +47,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
 
   app.get(
     '/assistant/status',
-    { schema: { operationId: 'getAssistantStatus', summary: 'Whether the assistant is set up, and when not, the sentence that says why', tags, response: { 200: statusSchema, ...errorResponses(401) } } },
+    { schema: { operationId: 'getAssistantStatus', summary: 'Whether the assistant is set up, and when not, the sentence that says why', tags, response: { 200: assistantStatusSchema, ...errorResponses(401) } } },
     async () => assistant.status(),
   );
 

@@ -4,6 +4,7 @@
 import { findThread } from '../../assistant/threads.js';
 import { listSessionCredentials, mintSessionCredential, revokeThreadCredential } from '../../conversation/credentials.js';
 import type { Services } from '../../services.js';
+import { contextSchema, sharedDocumentSchema } from '../../wire/context.js';
 import { conversationOperator, operatorOf } from '../auth.js';
 import { actorOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin, threadParams } from '../schemas.js';
@@ -11,46 +12,6 @@ import { errorResponses, type RoutePlugin, threadParams } from '../schemas.js';
 const CONTEXT_BODY_LIMIT = 2 * 1024 * 1024;
 const MAX_WAIT_SECONDS = 60;
 const CONVERSATION = { accepts: ['operator', 'session'] as ('operator' | 'session')[] };
-
-const oneBased = { type: 'integer', minimum: 1 } as const;
-const selectionSchema = {
-  type: ['object', 'null'],
-  properties: { from_line: oneBased, from_column: oneBased, to_line: oneBased, to_column: oneBased },
-  required: ['from_line', 'from_column', 'to_line', 'to_column'],
-  additionalProperties: false,
-} as const;
-const cursorSchema = {
-  type: ['object', 'null'],
-  properties: { line: oneBased, column: oneBased },
-  required: ['line', 'column'],
-  additionalProperties: false,
-} as const;
-const documentSchema = {
-  type: ['object', 'null'],
-  properties: {
-    path: { type: 'string', maxLength: 200 },
-    text: { type: 'string', description: 'The text including unsaved edits.' },
-    selection: selectionSchema,
-    cursor: cursorSchema,
-  },
-  required: ['path', 'text'],
-  additionalProperties: false,
-} as const;
-
-/** What assistant_context returns (spec/assistant-conversation-schemas.md). */
-const contextSchema = {
-  type: 'object',
-  properties: {
-    shared: { type: 'boolean' },
-    url: { type: ['string', 'null'] },
-    concepts: { type: 'array', items: { type: 'string' } },
-    document: documentSchema,
-    revision: { type: 'integer' },
-  },
-  required: ['shared'],
-  additionalProperties: false,
-} as const;
-
 
 const credentialListingSchema = {
   type: 'object',
@@ -89,7 +50,7 @@ export const conversationRoutes: RoutePlugin<{ services: Services }> = async (ap
             shared: { type: 'boolean' },
             url: { type: ['string', 'null'], maxLength: 2000 },
             concepts: { type: 'array', items: { type: 'string', maxLength: 100 }, maxItems: 50 },
-            document: documentSchema,
+            document: sharedDocumentSchema,
             base_revision: { type: 'integer', minimum: 0, description: 'The revision the text was edited on; required when it changes the shared text.' },
           },
           additionalProperties: false,

@@ -4,7 +4,8 @@ import type { Member } from '../../domain/project-access.js';
 import { OPERATOR_NAME_PATTERN } from '../../access/operators.js';
 import type { Services } from '../../services.js';
 import { invoke } from '../invoke.js';
-import { errorResponses, projectParams, roleSchema, type RoutePlugin } from '../schemas.js';
+import { roleSchema } from '../../wire/role.js';
+import { errorResponses, projectParams, type RoutePlugin } from '../schemas.js';
 
 const memberSchema = {
   type: 'object',

@@ -4,31 +4,8 @@ import type { Services } from '../../services.js';
 import { perform } from '../../domain/actions.js';
 import { operatorOf } from '../auth.js';
 import { actorOf } from '../invoke.js';
-import { errorResponses, projectParams, roleSchema, type RoutePlugin } from '../schemas.js';
-
-const projectSchema = {
-  type: 'object',
-  properties: {
-    slug: { type: 'string' },
-    name: { type: 'string' },
-    role: roleSchema,
-    environments: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          name: { type: 'string' },
-          protected: { type: 'boolean' },
-          approvals_required: { type: 'integer', description: '2: every change there is a change request a second operator approves; 1: it runs at once.' },
-        },
-        required: ['name', 'protected', 'approvals_required'],
-        additionalProperties: false,
-      },
-    },
-  },
-  required: ['slug', 'name', 'role', 'environments'],
-  additionalProperties: false,
-} as const;
+import { projectSchema } from '../../wire/project.js';
+import { errorResponses, projectParams, type RoutePlugin } from '../schemas.js';
 
 const createBody = {
   type: 'object',

@@ -1,28 +1,12 @@
 // The tool catalogue and running one tool as the caller
 // (spec/assistant-and-tools.md: GET and POST /api/v1/assistant/tools).
 import type { Services } from '../../services.js';
+import { toolDescriptorSchema } from '../../wire/tool-descriptor.js';
 import { invocationOf, restrictionsOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
 import { operatorOf } from '../auth.js';
 
 const anyObject = { type: 'object', additionalProperties: true } as const;
-
-const toolDescriptor = {
-  type: 'object',
-  properties: {
-    allowed: {
-      type: 'boolean',
-      description: 'Could this caller run it where the query points? Advisory: the executor checks again.',
-    },
-    description: { type: 'string' },
-    input_schema: { ...anyObject, description: 'JSON Schema of the input.' },
-    name: { type: 'string' },
-    permission: { type: ['string', 'null'] },
-    tag: { type: 'string', enum: ['read', 'write'], description: "Drives only the console's Accept gate." },
-  },
-  required: ['allowed', 'description', 'input_schema', 'name', 'tag'],
-  additionalProperties: false,
-} as const;
 
 const toolCallResponse = {
   type: 'object',
@@ -58,7 +42,7 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
         response: {
           200: {
             type: 'object',
-            properties: { tools: { type: 'array', items: toolDescriptor } },
+            properties: { tools: { type: 'array', items: toolDescriptorSchema } },
             required: ['tools'],
             additionalProperties: false,
           },

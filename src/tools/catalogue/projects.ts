@@ -2,7 +2,7 @@
 import { removeMember, setMemberRole } from '../../access/memberships.js';
 import { OPERATOR_NAME_PATTERN } from '../../access/operators.js';
 import { createEnvironment, describeEnvironment, ENVIRONMENT_NAME_PATTERN, setEnvironmentProtection } from '../../domain/projects.js';
-import { ROLES } from '../../store/schema.js';
+import { ROLES } from '../../wire/role.js';
 import { reasonProperty, scopeProperties, withInput } from '../types.js';
 
 const projectOnly = {

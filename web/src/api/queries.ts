@@ -2,7 +2,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, runTool } from './client';
 import { queryKeys } from './queryKeys';
-import type { Agent, AssistantStatus, DocumentListing, Member, Project, Revision, RevisionListing, Secret, SessionCredentialListing, ToolDescriptor } from './types';
+import type { SessionCredentialListing } from '../../../src/conversation/credentials';
+import type { DocumentListing, RevisionListing, RevisionView } from '../../../src/domain/documents';
+import type { Member } from '../../../src/domain/project-access';
+import type { SecretInfo } from '../../../src/domain/secrets';
+import type { Agent } from '../../../src/wire/agent';
+import type { AssistantStatus } from '../../../src/wire/assistant-status';
+import type { Project } from '../../../src/wire/project';
+import type { ToolDescriptor } from '../../../src/wire/tool-descriptor';
 
 export function useProjects() {
   return useQuery({ queryKey: queryKeys.projects(), queryFn: () => api<Project[]>('GET', '/api/v1/projects') });
@@ -49,7 +56,7 @@ export function useRevisions(project: string, path: string) {
 export function useRevisionText(project: string, path: string, revision: number | undefined) {
   return useQuery({
     queryKey: queryKeys.revisionText(project, path, revision),
-    queryFn: () => runTool<Revision>('read_document', { project, path, revision }).then((r) => r.text),
+    queryFn: () => runTool<RevisionView>('read_document', { project, path, revision }).then((r) => r.text),
     enabled: revision !== undefined,
     staleTime: Infinity,
   });
@@ -66,7 +73,7 @@ export function useMembers(project: string) {
 export function useSecrets(project: string, environment: string) {
   return useQuery({
     queryKey: queryKeys.secrets(project, environment),
-    queryFn: () => runTool<{ secrets: Secret[] }>('list_secrets', { project, environment }).then((r) => r.secrets),
+    queryFn: () => runTool<{ secrets: SecretInfo[] }>('list_secrets', { project, environment }).then((r) => r.secrets),
   });
 }
 

@@ -2,7 +2,8 @@
 // agent. One that cannot start is listed disabled, with the sentence why; one
 // that runs outside the OS sandbox says so in the list, and the panel warns
 // under its header while it is chosen (UnsandboxedWarning).
-import type { Agent, AssistantStatus } from '../api/types';
+import type { Agent } from '../../../src/wire/agent';
+import type { AssistantStatus } from '../../../src/wire/assistant-status';
 
 /** The built-in assistant's value in the picker. */
 export const BUILT_IN = '';

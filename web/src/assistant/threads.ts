@@ -5,7 +5,7 @@
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client';
 import { queryKeys, readAgain } from '../api/queryKeys';
-import type { Usage } from '../api/types';
+import type { Usage } from '../../../src/wire/usage';
 import type { ThreadResponse } from '../../../src/wire/thread';
 
 /** What an accepted proposal may have changed: documents, deployments, secrets or members. */

@@ -6,7 +6,7 @@
 import { useEffect, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { api, ApiError } from '../api/client';
-import type { ContextView, SharedDocument } from '../api/types';
+import type { ContextView, SharedDocument } from '../../../src/wire/context';
 import { currentScreen, useScreen } from '../screen';
 
 const DEBOUNCE_MS = 300;

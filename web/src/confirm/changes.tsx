@@ -6,7 +6,8 @@ import { useQuery } from '@tanstack/react-query';
 import { runTool, ToolError } from '../api/client';
 import { useRevisionText, useSecrets } from '../api/queries';
 import { queryKeys } from '../api/queryKeys';
-import type { Deployment, Revision } from '../api/types';
+import type { DeploymentView } from '../../../src/domain/deployments';
+import type { RevisionView } from '../../../src/domain/documents';
 import type { ProposalResponse } from '../../../src/wire/proposal';
 import { LineDiff } from '../ui/LineDiff';
 import { shortTime } from '../ui/time';
@@ -39,7 +40,7 @@ function useLive(project: string, environment: string, path: string) {
 function useCurrent(project: string, path: string, enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.currentRevision(project, path),
-    queryFn: () => runTool<Revision>('read_document', { project, path }),
+    queryFn: () => runTool<RevisionView>('read_document', { project, path }),
     enabled,
     staleTime: 0,
   });
@@ -48,7 +49,7 @@ function useCurrent(project: string, path: string, enabled: boolean) {
 export interface RollbackTarget {
   live: Live | null;
   /** The deployment whose revision comes back; null when there is none. */
-  previous: Deployment | null;
+  previous: DeploymentView | null;
   /** Whether the whole history was read (so "none" is certain). */
   complete: boolean;
 }
@@ -59,7 +60,7 @@ export function useRollbackTarget(project: string, environment: string, path: st
   const history = useQuery({
     queryKey: queryKeys.deployments(project, environment, HISTORY),
     queryFn: () =>
-      runTool<{ deployments: Deployment[] }>('list_deployments', { project, environment, limit: HISTORY }).then((r) => r.deployments),
+      runTool<{ deployments: DeploymentView[] }>('list_deployments', { project, environment, limit: HISTORY }).then((r) => r.deployments),
     staleTime: 0,
   });
   if (live.error || history.error) return { error: (live.error ?? history.error)?.message ?? '', target: null };

@@ -7,7 +7,7 @@
 // This file puts the parts together; each hook and component has one job.
 import { useEffect, useId, useRef } from 'react';
 import { useDocuments, useProject } from '../api/queries';
-import type { Revision } from '../api/types';
+import type { RevisionView } from '../../../src/domain/documents';
 import { useScope } from '../scope';
 import { useConcepts } from '../screen';
 import { ActionButton } from '../ui/ActionButton';
@@ -63,7 +63,7 @@ function EditorPage({ project, path }: { project: string; path: string }) {
   useEffect(() => editor.relint(), [editor, environment]);
 
   /** The editor holds `revision` as saved, `text` in the buffer (one edit: Ctrl+Z undoes it). */
-  const show = (revision: Revision, text: string) => {
+  const show = (revision: RevisionView, text: string) => {
     doc.hold(revision, text);
     editor.replace(text);
   };

@@ -2,7 +2,7 @@
 // is (its words wrap too), how to view it, and what to do with it.
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import type { Revision } from '../api/types';
+import type { RevisionView } from '../../../src/domain/documents';
 import { historyHref } from '../history/links';
 import type { DiffMode } from './useDiffView';
 import type { Elsewhere } from './useSavedElsewhere';
@@ -10,7 +10,7 @@ import type { Elsewhere } from './useSavedElsewhere';
 interface Props {
   project: string;
   path: string;
-  saved: Revision | null;
+  saved: RevisionView | null;
   dirty: boolean;
   /** Where the document is live: environment → revision. */
   live: Record<string, number>;

@@ -6,12 +6,12 @@
 // their lines shows them removed. Nothing is saved here: Merge puts the
 // result in the editor (Ctrl+Z undoes it) for the operator to check and save.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { Revision } from '../api/types';
+import type { RevisionView } from '../../../src/domain/documents';
 import { LineDiff } from '../ui/LineDiff';
 import { conflictsOf, merge3, resolve, type Conflict, type Side } from './merge3';
 
 interface Props {
-  theirs: Revision;
+  theirs: RevisionView;
   /** The revision the operator's text started from, and its text (null while it is read). */
   base: number | null;
   baseText: string | null;

@@ -3,10 +3,10 @@
 // changed); with unsaved text the text stays (Diff compares it with theirs)
 // until the operator merges it with theirs, reloads theirs — Ctrl+Z undoes
 // either — or saves, which meets their revision in the same merge.
-import type { Revision } from '../api/types';
+import type { RevisionView } from '../../../src/domain/documents';
 
 interface Props {
-  theirs: Revision;
+  theirs: RevisionView;
   /** The editor shows their revision already (there was nothing unsaved). */
   shown: boolean;
   diffing: boolean;

@@ -1,9 +1,10 @@
 // Why Deploy cannot run now, in a sentence ('' when it can): Deploy puts the
 // saved revision live, and only one the checker passes for the environment.
-import type { Diagnostic, Revision } from '../api/types';
+import type { Diagnostic } from '../../../src/documents/diagnostics';
+import type { RevisionView } from '../../../src/domain/documents';
 
 interface State {
-  saved: Revision | null;
+  saved: RevisionView | null;
   dirty: boolean;
   environment: string | undefined;
   /** The checker's diagnostics of the saved text in the environment; null until checked. */

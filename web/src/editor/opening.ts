@@ -6,7 +6,7 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { runTool, ToolError } from '../api/client';
 import { projectQuery, toolsQuery } from '../api/queries';
 import { queryKeys } from '../api/queryKeys';
-import type { Revision } from '../api/types';
+import type { RevisionView } from '../../../src/domain/documents';
 import { currentToken } from '../auth/token';
 import { rememberedEnvironment } from '../scope';
 import { editorRouteOf } from './route';
@@ -16,7 +16,7 @@ export function openingRevisionQuery(project: string, path: string) {
   return queryOptions({
     queryKey: queryKeys.editorOpening(project, path),
     queryFn: () =>
-      runTool<Revision>('read_document', { project, path }).catch((error: unknown) => {
+      runTool<RevisionView>('read_document', { project, path }).catch((error: unknown) => {
         if (error instanceof ToolError && /not found|no such/i.test(error.message)) return null;
         throw error;
       }),

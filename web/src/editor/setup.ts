@@ -11,7 +11,7 @@ import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/sea
 import { Compartment, EditorState, StateEffect, StateField, type ChangeSet, type Extension, type Text } from '@codemirror/state';
 import { Decoration, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, type DecorationSet } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
-import type { Diagnostic } from '../api/types';
+import type { Diagnostic } from '../../../src/documents/diagnostics';
 
 /** Colours come from the page's CSS variables, so light and dark both read well. */
 const highlight = HighlightStyle.define([

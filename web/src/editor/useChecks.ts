@@ -4,7 +4,7 @@
 // passes for the current one.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { runTool } from '../api/client';
-import type { Diagnostic } from '../api/types';
+import type { Diagnostic } from '../../../src/documents/diagnostics';
 
 interface Checked {
   environment: string;

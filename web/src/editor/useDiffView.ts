@@ -3,7 +3,7 @@
 // saved elsewhere (once shown: the text it replaced).
 import { useEffect, useState } from 'react';
 import { useRevisionText } from '../api/queries';
-import type { Revision } from '../api/types';
+import type { RevisionView } from '../../../src/domain/documents';
 import type { CodeMirrorHandle } from './useCodeMirror';
 import type { Elsewhere } from './useSavedElsewhere';
 
@@ -13,7 +13,7 @@ interface Options {
   project: string;
   path: string;
   editor: CodeMirrorHandle;
-  saved: Revision | null;
+  saved: RevisionView | null;
   liveRevision: number | undefined;
   elsewhere: Elsewhere | null;
 }

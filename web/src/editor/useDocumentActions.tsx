@@ -6,7 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { runTool } from '../api/client';
 import { queryKeys, readAgain } from '../api/queryKeys';
-import type { Revision } from '../api/types';
+import type { RevisionView } from '../../../src/domain/documents';
 import { openedRequest, RequestOpened } from '../change-requests/opened';
 import type { Permission } from '../ui/permission';
 import type { Notices } from './notice';
@@ -25,7 +25,7 @@ interface Options {
   editor: CodeMirrorHandle;
   notice: Notices;
   /** Someone saved since the text's base: their revision, for the merge. */
-  onConflict(theirs: Revision, base: number | null): void;
+  onConflict(theirs: RevisionView, base: number | null): void;
 }
 
 export function useDocumentActions({ project, path, environment, mayWrite, doc, editor, notice, onConflict }: Options) {
@@ -35,7 +35,7 @@ export function useDocumentActions({ project, path, environment, mayWrite, doc, 
   const save = useMutation({
     mutationFn: async ({ text, base }: { text: string; base: number | null }) => {
       const written = await runTool<{ revision: number }>('write_document', { project, path, text, ...(base === null ? {} : { base_revision: base }) });
-      return runTool<Revision>('read_document', { project, path, revision: written.revision });
+      return runTool<RevisionView>('read_document', { project, path, revision: written.revision });
     },
     onMutate: () => notice.clear(),
     onSuccess: (revision) => {
@@ -44,7 +44,7 @@ export function useDocumentActions({ project, path, environment, mayWrite, doc, 
       notice.say(`Saved r${revision.revision}.`);
     },
     onError: async (error, { base }) => {
-      const theirs = await runTool<Revision>('read_document', { project, path }).catch(() => null);
+      const theirs = await runTool<RevisionView>('read_document', { project, path }).catch(() => null);
       if (theirs && theirs.revision !== base) onConflict(theirs, base);
       else notice.fail(error);
     },

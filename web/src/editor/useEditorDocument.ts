@@ -5,7 +5,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { queryKeys } from '../api/queryKeys';
-import type { Revision } from '../api/types';
+import type { RevisionView } from '../../../src/domain/documents';
 import { keepDraft, readDraft } from './drafts';
 import { openingRevisionQuery } from './opening';
 
@@ -13,7 +13,7 @@ export interface EditorDocument {
   /** The failure to read it, '' when none. */
   error: string;
   /** The saved revision; null for a document not saved yet. */
-  saved: Revision | null;
+  saved: RevisionView | null;
   /** The revision the buffer's text was typed on. */
   base: number | null;
   dirty: boolean;
@@ -22,7 +22,7 @@ export interface EditorDocument {
   /** The buffer's text changed. */
   onText(text: string): void;
   /** `revision` is saved now, and `text` is (or is about to be) the buffer's. */
-  hold(revision: Revision, text: string): void;
+  hold(revision: RevisionView, text: string): void;
 }
 
 export function useEditorDocument(project: string, path: string): EditorDocument {
@@ -31,7 +31,7 @@ export function useEditorDocument(project: string, path: string): EditorDocument
   // Read once per opening: the next opening of this document reads it afresh.
   useEffect(() => () => queries.removeQueries({ queryKey: queryKeys.editorOpening(project, path) }), [queries, project, path]);
   const [draft] = useState(() => readDraft(project, path));
-  const [held, setHeld] = useState<Revision | null>(null);
+  const [held, setHeld] = useState<RevisionView | null>(null);
   const [typedDirty, setTypedDirty] = useState<boolean | null>(null);
 
   const opened = opening.data;
@@ -55,7 +55,7 @@ export function useEditorDocument(project: string, path: string): EditorDocument
   );
 
   const hold = useCallback(
-    (revision: Revision, text: string) => {
+    (revision: RevisionView, text: string) => {
       current.current = { saved: revision, base: revision.revision };
       setHeld(revision);
       onText(text);

@@ -4,12 +4,12 @@
 // so, and gives the focus back to the text.
 import { useState } from 'react';
 import { useRevisionText } from '../api/queries';
-import type { Revision } from '../api/types';
+import type { RevisionView } from '../../../src/domain/documents';
 import type { CodeMirrorHandle } from './useCodeMirror';
 import type { Notices } from './notice';
 
 interface Asked {
-  theirs: Revision;
+  theirs: RevisionView;
   base: number | null;
   mine: string;
   /** Bumped when the operator's text changed under the panel: it asks afresh. */
@@ -22,7 +22,7 @@ interface Options {
   editor: CodeMirrorHandle;
   notice: Notices;
   /** Holds `revision` as saved, with `text` in the buffer. */
-  show(revision: Revision, text: string): void;
+  show(revision: RevisionView, text: string): void;
 }
 
 export function useMerge({ project, path, editor, notice, show }: Options) {
@@ -30,7 +30,7 @@ export function useMerge({ project, path, editor, notice, show }: Options) {
   const base = useRevisionText(project, path, asked?.base ?? undefined);
   const baseText = asked?.base === null ? '' : (base.data ?? null);
 
-  function decided(revision: Revision, text: string, sentence: string) {
+  function decided(revision: RevisionView, text: string, sentence: string) {
     show(revision, text);
     setAsked(null);
     notice.say(sentence);
@@ -40,7 +40,7 @@ export function useMerge({ project, path, editor, notice, show }: Options) {
   return {
     asked,
     baseText,
-    open(theirs: Revision, base: number | null) {
+    open(theirs: RevisionView, base: number | null) {
       setAsked({ theirs, base, mine: editor.text(), round: (asked?.round ?? 0) + 1 });
     },
     merge(text: string) {

@@ -4,16 +4,16 @@
 // another tab, or an accepted proposal.
 import { useEffect, useState } from 'react';
 import { runTool } from '../api/client';
-import type { Revision } from '../api/types';
+import type { RevisionView } from '../../../src/domain/documents';
 
-export function useNewerRevision(project: string, path: string, newest: number | undefined, held: number | undefined): Revision | null {
-  const [read, setRead] = useState<Revision | null>(null);
+export function useNewerRevision(project: string, path: string, newest: number | undefined, held: number | undefined): RevisionView | null {
+  const [read, setRead] = useState<RevisionView | null>(null);
   const behind = newest !== undefined && held !== undefined && newest > held;
   useEffect(() => {
     if (!behind) return;
     let cancelled = false;
     // A failed read is read again with the next change; the editor keeps what it shows meanwhile.
-    void runTool<Revision>('read_document', { project, path }).then((revision) => !cancelled && setRead(revision), () => undefined);
+    void runTool<RevisionView>('read_document', { project, path }).then((revision) => !cancelled && setRead(revision), () => undefined);
     return () => {
       cancelled = true;
     };

@@ -4,13 +4,13 @@
 // The news goes once the editor holds a later revision, or theirs after a
 // merge or a reload.
 import { useEffect, useEffectEvent, useState } from 'react';
-import type { Revision } from '../api/types';
+import type { RevisionView } from '../../../src/domain/documents';
 import type { Notices } from './notice';
 import type { CodeMirrorHandle } from './useCodeMirror';
 import { useNewerRevision } from './useNewerRevision';
 
 export interface Elsewhere {
-  theirs: Revision;
+  theirs: RevisionView;
   /** The editor shows theirs already; `before` is the text it replaced. */
   shown: boolean;
   before: string;
@@ -28,14 +28,14 @@ interface Options {
   editor: CodeMirrorHandle;
   notice: Notices;
   /** Holds `revision` as saved, with `text` in the buffer. */
-  show(revision: Revision, text: string): void;
+  show(revision: RevisionView, text: string): void;
 }
 
 export function useSavedElsewhere({ project, path, newest, base, dirty, merging, editor, notice, show }: Options) {
   const [told, setTold] = useState<Elsewhere | null>(null);
   const newer = useNewerRevision(project, path, newest, base ?? undefined);
   // What was told of a revision, and the editor, are read as it arrives (or as the text or the merge moves on).
-  const arrived = useEffectEvent((theirs: Revision, unsaved: boolean) => {
+  const arrived = useEffectEvent((theirs: RevisionView, unsaved: boolean) => {
     if (theirs.revision === told?.theirs.revision) return;
     if (unsaved) return setTold({ theirs, shown: false, before: '' });
     const before = editor.text();

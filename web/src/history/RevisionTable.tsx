@@ -1,7 +1,7 @@
 // A document's revisions, newest first: number, author, time, size, message,
 // where each is live; two radio columns pick the pair to diff (arrow keys
 // move within a column), and Restore saves an old one as a new revision.
-import type { RevisionListing } from '../api/types';
+import type { RevisionListing } from '../../../src/domain/documents';
 import { ActionButton } from '../ui/ActionButton';
 import type { Permission } from '../ui/permission';
 import { TableBox } from '../ui/TableBox';

@@ -10,7 +10,7 @@ import { Link } from 'wouter';
 import { runTool } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
 import { useDocuments, useProject } from '../api/queries';
-import type { Deployment } from '../api/types';
+import type { DeploymentView } from '../../../src/domain/deployments';
 import { OpenedNote } from '../change-requests/opened';
 import { RollbackDialog } from '../confirm/RollbackDialog';
 import { useConcepts } from '../screen';
@@ -34,7 +34,7 @@ export function EnvironmentPage({ params }: { params: { project: string; environ
   const deployments = useQuery({
     queryKey: queryKeys.deployments(project, environment, DEPLOYMENTS_SHOWN),
     queryFn: () =>
-      runTool<{ deployments: Deployment[] }>('list_deployments', { project, environment, limit: DEPLOYMENTS_SHOWN }).then((r) => r.deployments),
+      runTool<{ deployments: DeploymentView[] }>('list_deployments', { project, environment, limit: DEPLOYMENTS_SHOWN }).then((r) => r.deployments),
   });
   const mayRollback = usePermission(project, environment, 'rollback');
   const rollback = useAction({

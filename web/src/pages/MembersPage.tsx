@@ -2,13 +2,11 @@
 import { runTool } from '../api/client';
 import { useMembers } from '../api/queries';
 import { queryKeys } from '../api/queryKeys';
-import type { Role } from '../api/types';
+import { ROLES } from '../../../src/wire/role';
 import { useConcepts } from '../screen';
 import { usePermission } from '../ui/permission';
 import { useAction } from '../ui/useAction';
 import { Failure } from './Failure';
-
-const ROLES: Role[] = ['viewer', 'developer', 'operator', 'admin'];
 
 export function MembersPage({ params }: { params: { project: string } }) {
   useConcepts('Role', 'Project');
