@@ -8,6 +8,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql, type SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzleClient, DRIZZLE_PARSERS } from './pglite-client.js';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
@@ -51,7 +52,7 @@ const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../src/store/migrations', im
 
 // A console's store is small: 16 MB of shared buffers (PostgreSQL's default is
 // 128 MB) keeps the embedded server's memory near the §11 budget.
-const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers=16MB'] };
+const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers=16MB'], parsers: DRIZZLE_PARSERS };
 
 /** PGlite on `folder`, its files owner-only; `loadDataDir`: a dump to load into the empty folder. */
 export function createPglite(folder: string, options: { loadDataDir?: Blob } = {}): Promise<PGlite> {
@@ -97,14 +98,15 @@ async function openPglite(dataDir: string): Promise<Store & { migrate(): Promise
     await unlock();
     throw error;
   }
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const queried = drizzleClient(client);
+  const db = drizzlePglite(queried, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
     db,
     repairedModes,
     // One process owns the embedded store, so there is nobody to take turns with.
     exclusive: (work) => work(),
-    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS_FOLDER }),
+    migrate: () => migratePglite(drizzlePglite(queried), { migrationsFolder: MIGRATIONS_FOLDER }),
     listen: async (channel, listener) => {
       await client.listen(channel, listener);
     },
