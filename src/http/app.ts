@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import swagger from '@fastify/swagger';
-import type { Options as AjvOptions } from 'ajv';
+import type { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Config } from '../config.js';
 import type { Store } from '../store/db.js';
@@ -31,7 +31,8 @@ import { projectChangeRoutes } from './routes/project-changes.js';
 import { turnRoutes } from './routes/turns.js';
 import { changeRoutes } from './routes/changes.js';
 import { conversationRoutes } from './routes/conversation.js';
-import { compileAtTheEdge, createAjv } from '../validation/ajv.js';
+import { ajvOnFirstUse, compileAtTheEdge } from '../validation/ajv.js';
+import { buildSerializerOnFirstUse } from './serializers.js';
 import { createServices, type ServiceConfig, type Services } from '../services.js';
 
 const BODY_LIMIT = 1024 * 1024;
@@ -42,12 +43,6 @@ export interface AppOptions {
   config: Pick<Config, 'logLevel' | 'metricsToken' | 'host' | 'allowedOrigins'> & ServiceConfig;
   /** Where log lines go; stderr by default. */
   logStream?: Writable;
-}
-
-function validatorFor(options: AjvOptions) {
-  const ajv = createAjv(options);
-  ajv.addSchema(errorSchema);
-  return ajv;
 }
 
 export async function buildApp({ store, config, logStream }: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
@@ -62,6 +57,7 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    schemaController: { compilersFactory: { buildSerializer: buildSerializerOnFirstUse } },
     // Errors raised before routing keep our error shape too. A path value
     // merely too long names nothing: the 404 a route gives an unknown name.
     frameworkErrors: (error, _request, reply: FastifyReply) => {
@@ -74,8 +70,9 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
 
   // Bodies are validated strictly (a wrong type is a 422, never coerced);
   // query strings and paths arrive as text, so they may be coerced.
-  const strict = validatorFor({ coerceTypes: false, useDefaults: true, removeAdditional: false });
-  const lenient = validatorFor({ coerceTypes: 'array', useDefaults: true, removeAdditional: false });
+  const withErrorSchema = (ajv: Ajv) => ajv.addSchema(errorSchema);
+  const strict = ajvOnFirstUse({ coerceTypes: false, useDefaults: true, removeAdditional: false }, withErrorSchema);
+  const lenient = ajvOnFirstUse({ coerceTypes: 'array', useDefaults: true, removeAdditional: false }, withErrorSchema);
   app.setValidatorCompiler(({ schema, httpPart }) => compileAtTheEdge(httpPart === 'body' ? strict : lenient, schema));
 
   const services = await createServices(store, config, app.log);

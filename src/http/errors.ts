@@ -3,7 +3,7 @@
 // ties the answer to the log line that has the details.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorKind } from '../errors.js';
-import { storeUnreachable } from '../store/connection-loss.js';
+import { storeUnreachable } from '../store/unreachable.js';
 import { STORABLE } from '../validation/ajv.js';
 
 export const STATUS: Record<ErrorKind, number> = {

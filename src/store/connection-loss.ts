@@ -14,38 +14,13 @@
 // not land twice belongs in a transaction.
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
-import { AppError } from '../errors.js';
 import type { Db } from './db.js';
 import * as schema from './schema.js';
+import { COMMIT_UNKNOWN, StoreUnreachable, UNREACHABLE } from './unreachable.js';
 
 const TRIES = 4;
 /** The pause before the second try; it grows fourfold per try (25, 100, 400 ms). */
 const FIRST_PAUSE_MS = 25;
-/** What a client told StoreUnreachable may wait before asking again. */
-const RETRY_AFTER_SECONDS = 2;
-
-const UNREACHABLE = 'the database cannot be reached right now; try again in a few seconds (if this lasts, check that PostgreSQL is up)';
-const COMMIT_UNKNOWN =
-  'the connection to the database broke while this change was being committed, so it may or may not have been made; look at the current state before you repeat it';
-
-/** The store cannot answer now: its connection broke and fresh ones failed too, or a commit's outcome is unknown. A 503. */
-export class StoreUnreachable extends AppError {
-  constructor(message: string, cause: unknown) {
-    super('unavailable', message, message === UNREACHABLE ? RETRY_AFTER_SECONDS : undefined);
-    this.cause = cause;
-  }
-}
-
-/** The StoreUnreachable behind `error` (Drizzle wraps what a statement throws in an error of its own), or null. */
-export function storeUnreachable(error: unknown): StoreUnreachable | null {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth++) {
-    if (current instanceof StoreUnreachable) return current;
-    current = current.cause;
-  }
-  return null;
-}
-
 /** Connecting failed: nothing was sent, so trying again is always safe, whatever the server answered. */
 class NotConnected extends Error {}
 

@@ -11,7 +11,6 @@
 // change request (the desk records it), and runs only when a second operator
 // approves it — a decision that `approves` it (DESIGN.md §13).
 import { randomUUID } from 'node:crypto';
-import type { ValidateFunction } from 'ajv';
 import { can, ENVIRONMENT_PERMISSIONS, refusal } from '../access/can.js';
 import type { Operator } from '../access/operators.js';
 import type { AuditEntry } from '../domain/audit.js';
@@ -21,7 +20,7 @@ import { AppError, conflict, invalid, notFound, type ErrorKind } from '../errors
 import type { Changes, Topic } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import type { Outcome, Via } from '../store/schema.js';
-import { compileAtTheEdge, createAjv } from '../validation/ajv.js';
+import { ajvOnFirstUse, compileAtTheEdge, type Validate } from '../validation/ajv.js';
 import type { ToolServices } from './services.js';
 import type { ProposalRow, Tag, Tool, ToolResult } from './types.js';
 
@@ -273,13 +272,13 @@ const PERSONAL_ACT =
   "decides a change request, which is a person's act: approve or decline it with your own token (the console, the REST API or your MCP client), never through the assistant or a session credential";
 
 export class Executor {
-  private readonly tools = new Map<string, { tool: Tool; validate: ValidateFunction }>();
+  private readonly tools = new Map<string, { tool: Tool; validate: Validate }>();
 
   constructor(
     catalogue: readonly Tool[],
     private readonly deps: ExecutorDeps,
   ) {
-    const ajv = createAjv();
+    const ajv = ajvOnFirstUse();
     for (const tool of catalogue) this.tools.set(tool.name, { tool, validate: compileAtTheEdge(ajv, tool.input_schema) });
   }
 

@@ -20,6 +20,18 @@ export function createAjv(options: Options = {}): Ajv {
   return ajv;
 }
 
+/** An Ajv made when first asked for (a start compiles no schema: see compileAtTheEdge), with `setup` applied. */
+export function ajvOnFirstUse(options: Options = {}, setup: (ajv: Ajv) => void = () => {}): () => Ajv {
+  let ajv: Ajv | null = null;
+  return () => {
+    if (!ajv) {
+      ajv = createAjv(options);
+      setup(ajv);
+    }
+    return ajv;
+  };
+}
+
 function storable(enabled: boolean, data: unknown): boolean {
   const reason = enabled && typeof data === 'string' ? unstorableReason(data) : null;
   storable.errors = reason ? [{ keyword: STORABLE, message: reason, params: {} }] : undefined;
@@ -27,8 +39,28 @@ function storable(enabled: boolean, data: unknown): boolean {
 }
 storable.errors = undefined as Partial<ErrorObject>[] | undefined;
 
-/** Compiles the schema with the store's limits on each of its strings and integers. */
-export function compileAtTheEdge(ajv: Ajv, schema: SchemaObject): ValidateFunction {
+/** A schema's check: true when `data` passes; otherwise `errors` says why. */
+export type Validate = ((data: unknown) => boolean) & { errors?: ValidateFunction['errors'] };
+
+/**
+ * The schema's check, with the store's limits on each of its strings and
+ * integers, compiled when it is first used: compiling every route's and
+ * tool's schema at start was a fifth of a start (test/validation checks that
+ * each one compiles).
+ */
+export function compileAtTheEdge(ajv: () => Ajv, schema: SchemaObject): Validate {
+  let compiled: ValidateFunction | null = null;
+  const validate: Validate = (data) => {
+    compiled ??= compileNow(ajv(), schema);
+    const valid = compiled(data) as boolean;
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  return validate;
+}
+
+/** Compiles the schema with the store's limits at once. */
+export function compileNow(ajv: Ajv, schema: SchemaObject): ValidateFunction {
   return ajv.compile(withStoreLimits(schema) as SchemaObject);
 }
 

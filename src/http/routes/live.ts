@@ -7,7 +7,7 @@
 // else is a 404, as if nothing were there.
 import type { LiveEntry } from '../../domain/live-bodies.js';
 import { badToken, notFound } from '../../errors.js';
-import { storeUnreachable } from '../../store/connection-loss.js';
+import { storeUnreachable } from '../../store/unreachable.js';
 import { bearerToken } from '../auth.js';
 import type { Services } from '../../services.js';
 import { encodingFor, formatFor, matchesETag } from '../negotiation.js';
