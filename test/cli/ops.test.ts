@@ -40,7 +40,9 @@ describe('ops usage', () => {
   it('prints its version, from npx in a checkout too', async () => {
     const { version } = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(await ops(['--version'])).toEqual({ code: 0, stdout: [version], stderr: [] });
-    const { stdout } = await run('npx', ['--no-install', 'ops', '--version'], { cwd: REPO_ROOT });
+    // Offline: the suite talks to nothing beyond this machine, and npx would ask the registry about itself.
+    const offline = { ...process.env, npm_config_offline: 'true', npm_config_update_notifier: 'false' };
+    const { stdout } = await run('npx', ['--no-install', 'ops', '--version'], { cwd: REPO_ROOT, env: offline });
     expect(stdout).toBe(`${version}\n`);
   });
 
