@@ -163,10 +163,10 @@ export const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** axe-core's serious and critical violations inside the element SELECTOR finds (ids, impacts, targets): none is the bar. */
-export async function seriousViolations(page: Page, selector: string): Promise<{ id: string; impact: string | null; targets: string[] }[]> {
+export async function seriousViolations(page: Page, selector: string): Promise<{ id: string; impact: string | null; help: string; targets: string[] }[]> {
   await page.evaluate(await readFile(AXE, 'utf8'));
-  const violations = await page.evaluate<{ id: string; impact: string | null; targets: string[] }[]>(
-    `axe.run(document.querySelector(${JSON.stringify(selector)}), { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, targets: v.nodes.map((n) => n.target.join(' ')) })))`,
+  const violations = await page.evaluate<{ id: string; impact: string | null; help: string; targets: string[] }[]>(
+    `axe.run(document.querySelector(${JSON.stringify(selector)}), { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })))`,
   );
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

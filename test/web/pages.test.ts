@@ -1,16 +1,12 @@
 // Every page of the console, light and dark: no error in the browser
 // console, no serious or critical axe-core violation, and a 1280×800
 // screenshot saved for review (test/web/screenshots, not committed).
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
-import { consoleForFile, signInTab } from './fixture.js';
+import { consoleForFile, SCREENSHOTS, seriousViolations, signInTab } from './fixture.js';
 
-const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** Each page, and what shows it has loaded. */
 const PAGES = [
@@ -23,17 +19,8 @@ const PAGES = [
   { name: 'audit', path: '/projects/shop/audit', ready: 'table tbody tr' },
 ];
 
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
 const ui = consoleForFile();
-let axeSource: string;
 beforeAll(async () => {
-  axeSource = await readFile(AXE, 'utf8');
   // A conversation with a proposal waiting, so the panel shows what it is for.
   const ada = client(ui.server.url, ui.tokens.ada);
   const thread = (await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging', page: '/projects/shop' })).body as { id: string };
@@ -49,14 +36,9 @@ beforeAll(async () => {
   expect(answer.status).toBe(200);
 });
 
-async function seriousViolations(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const violations = await page.evaluate<Violation[]>(
-    "axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes: nodes.map((n) => ({ target: n.target })) })))",
-  );
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+/** The page's serious and critical axe violations, each in one line. */
+async function seriousViolationsOf(page: Page): Promise<string[]> {
+  return (await seriousViolations(page, 'html')).map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.targets.join(', ')}`);
 }
 
 describe.each(['light', 'dark'] as const)('every page, %s', (scheme) => {
@@ -65,7 +47,7 @@ describe.each(['light', 'dark'] as const)('every page, %s', (scheme) => {
     await page.goto(ui.server.url + '/');
     await page.getByLabel('Token').waitFor();
     await page.screenshot({ path: path.join(SCREENSHOTS, `sign-in-${scheme}.png`) });
-    expect(await seriousViolations(page)).toEqual([]);
+    expect(await seriousViolationsOf(page)).toEqual([]);
     expect(errors).toEqual([]);
   });
 
@@ -76,7 +58,7 @@ describe.each(['light', 'dark'] as const)('every page, %s', (scheme) => {
       await page.locator(ready).first().waitFor();
       if (route.startsWith('/projects/')) await page.locator('.card.proposal').first().waitFor();
       await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${scheme}.png`) });
-      expect(await seriousViolations(page), name).toEqual([]);
+      expect(await seriousViolationsOf(page), name).toEqual([]);
     }
     expect(errors).toEqual([]);
   });
