@@ -13,6 +13,9 @@ export default defineConfig({
     // No file relies on module state of its own; each opens its own store.
     isolate: false,
     testTimeout: 60_000,
+    // expect.poll waits for what a page or a server does next: 1 s (the
+    // default) was once too short for a browser under the full suite's load.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 120_000,
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
