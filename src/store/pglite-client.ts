@@ -146,7 +146,10 @@ export function drizzleClient(client: PGlite): PGlite {
   const inTransaction = (async (text: string, params?: unknown[], options?: QueryOptions) =>
     client._runExclusiveQuery(() => run(text, params, options))) as Query;
   const transaction: PGlite['transaction'] = (work) =>
-    client.transaction((tx) => work(new Proxy(tx, { get: (target, property) => (property === 'query' ? checked(target, inTransaction) : Reflect.get(target, property, target)) })));
+    client.transaction((tx) => {
+      const txQuery = checked(tx, inTransaction);
+      return work(new Proxy(tx, { get: (target, property) => (property === 'query' ? txQuery : Reflect.get(target, property, target)) }));
+    });
   return new Proxy(client, {
     get: (target, property) => {
       if (property === 'query') return query;
