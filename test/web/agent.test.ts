@@ -60,12 +60,12 @@ describe('a conversation with an ACP agent', () => {
     await sendMessage(page, '/say hello');
     await answers(page).filter({ hasText: /^Demo agent: hello\s*$/ }).waitFor();
 
-    // A tool call, then a pause: while the POST has not answered, the live part of the thread shows the call.
+    // A tool call, then a pause long enough for a loaded machine: while the POST has not answered, the live part of the thread shows the call.
     let answered = false;
     page.on('response', (response) => {
       if (response.request().method() === 'POST' && response.url().endsWith('/messages')) answered = true;
     });
-    await sendMessage(page, '/tool list_environments {"project":"shop"}\n/slow 800');
+    await sendMessage(page, '/tool list_environments {"project":"shop"}\n/slow 3000');
     await page.locator('.live .tool-call', { hasText: 'list_environments' }).waitFor();
     expect(answered).toBe(false);
     const stored = page.locator('.entry .tool-call', { hasText: 'list_environments' });
