@@ -61,11 +61,14 @@ describe('a conversation with an ACP agent', () => {
     await answers(page).filter({ hasText: /^Demo agent: hello\s*$/ }).waitFor();
 
     // A tool call, then a pause long enough for a loaded machine: while the POST has not answered, the live part of the thread shows the call.
+    // Only this message's POST counts: the first one's answer may reach the page after its stored answer did (and the Send button with it).
+    const message = '/tool list_environments {"project":"shop"}\n/slow 2000';
     let answered = false;
     page.on('response', (response) => {
-      if (response.request().method() === 'POST' && response.url().endsWith('/messages')) answered = true;
+      const request = response.request();
+      if (request.method() === 'POST' && request.url().endsWith('/messages') && request.postData()?.includes('/slow 2000')) answered = true;
     });
-    await sendMessage(page, '/tool list_environments {"project":"shop"}\n/slow 3000');
+    await sendMessage(page, message);
     await page.locator('.live .tool-call', { hasText: 'list_environments' }).waitFor();
     expect(answered).toBe(false);
     const stored = page.locator('.entry .tool-call', { hasText: 'list_environments' });
