@@ -5,7 +5,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { freshDemoDataDir } from '../helpers/store.js';
 import { launchBrowser, type TestBrowser } from './browser.js';
@@ -30,6 +30,8 @@ export interface ConsoleFixture {
   open(operator: DemoOperator, path?: string, scheme?: 'light' | 'dark'): Promise<ConsolePage>;
   /** A new tab, signed out. */
   blank(scheme?: 'light' | 'dark'): Promise<ConsolePage>;
+  /** Closes the tabs opened so far: an open tab keeps following the server's changes, which costs every later test. */
+  closeTabs(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -45,7 +47,13 @@ export async function startConsole(args: string[] = [], env: Record<string, stri
     await server.stop();
     throw error;
   });
-  const contexts: BrowserContext[] = [];
+  let contexts: BrowserContext[] = [];
+
+  async function closeTabs(): Promise<void> {
+    const open = contexts;
+    contexts = [];
+    await Promise.all(open.map((context) => context.close().catch(() => undefined)));
+  }
 
   async function blank(scheme: 'light' | 'dark' = 'light'): Promise<ConsolePage> {
     const tab = await blankTab(browser, scheme);
@@ -64,8 +72,9 @@ export async function startConsole(args: string[] = [], env: Record<string, stri
       await signInTab(tab.page, links[operator], path);
       return tab;
     },
+    closeTabs,
     async stop() {
-      for (const context of contexts) await context.close().catch(() => undefined);
+      await closeTabs();
       await browser.close();
       await server.stop();
     },
@@ -75,12 +84,16 @@ export async function startConsole(args: string[] = [], env: Record<string, stri
 /**
  * The calling test file's console: started before its tests (and before the
  * file's own `beforeAll` hooks, registered after this call), stopped after
- * them. Its fields are read when used, so use it inside tests and hooks.
+ * them; each test's tabs are closed after it. Its fields are read when used,
+ * so use it inside tests and hooks.
  */
 export function consoleForFile(args: string[] = [], env: Record<string, string> = {}): ConsoleFixture {
   let started: ConsoleFixture | null = null;
   beforeAll(async () => {
     started = await startConsole(args, env);
+  });
+  afterEach(async () => {
+    await started?.closeTabs();
   });
   afterAll(async () => {
     await started?.stop();
@@ -104,6 +117,7 @@ export function consoleForFile(args: string[] = [], env: Record<string, string> 
     },
     open: (...args) => current().open(...args),
     blank: (...args) => current().blank(...args),
+    closeTabs: () => current().closeTabs(),
     stop: () => current().stop(),
   };
 }
@@ -134,16 +148,12 @@ export async function blankTab(browser: TestBrowser, scheme: 'light' | 'dark' = 
   return { page, context, errors };
 }
 
-/** Signs the tab in by a sign-in `link` (on any server), then goes to `path`. */
+/** Signs the tab in by a sign-in `link` (on any server) opened at `path`: the console reads the link's `#token=` on any page. */
 export async function signInTab(page: Page, link: string, path = '/'): Promise<void> {
-  await page.goto(link);
+  const target = new URL(path, link);
+  target.hash = new URL(link).hash;
+  await page.goto(target.toString());
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
-  if (path !== '/') await navigate(page, path);
-}
-
-/** Moves within the console without reloading the tab (the token stays in sessionStorage either way). */
-export async function navigate(page: Page, path: string): Promise<void> {
-  await page.goto(new URL(path, page.url()).toString());
 }
 
 /**

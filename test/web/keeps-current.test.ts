@@ -7,7 +7,7 @@
 // is said so. Screenshots of the resumed turn and of the second tab are saved.
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
 import { client } from '../helpers/http.js';
 import { POSTGRES_URL } from '../helpers/store.js';
@@ -28,6 +28,9 @@ describe('one tab keeps itself current', () => {
   let ui: ConsoleFixture;
   beforeAll(async () => {
     ui = await startConsole();
+  });
+  afterEach(async () => {
+    await ui?.closeTabs();
   });
   afterAll(async () => {
     await ui?.stop();
