@@ -23,7 +23,8 @@ let adaCapped: Client;
 
 beforeAll(async () => {
   [quick, capped] = await Promise.all([
-    startTestServer('pglite', { demo: true, env: { AION_AGENT_IDLE: '300ms', AION_AGENT_TURN_TIMEOUT: '3s' } }),
+    // The turn timeout leaves a cold agent's start and a short turn time on a loaded machine (3 s once cut one short).
+    startTestServer('pglite', { demo: true, env: { AION_AGENT_IDLE: '300ms', AION_AGENT_TURN_TIMEOUT: '6s' } }),
     startTestServer('pglite', { demo: true, env: { AION_AGENT_MAX: '1' } }),
   ]);
   ada = client(quick.url, quick.demoTokens.ada ?? '');
@@ -59,7 +60,7 @@ describe('lifecycle', () => {
     const answer = await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/slow 20000\n/say late' });
     expect(answer.status).toBe(200);
     expect(lastAnswer(answer.body as Thread)?.stop_reason).toBe('cancelled');
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('cancels a built-in turn by aborting its model call', async () => {

@@ -38,3 +38,19 @@ export async function launchBrowser(): Promise<TestBrowser> {
     close: () => browser.close(),
   };
 }
+
+let shared: Promise<TestBrowser> | null = null;
+
+/**
+ * This worker's browser, launched once: the test files of a worker run one
+ * after another, each test in contexts of its own, closed after it. It goes
+ * with the worker (Playwright stops the browsers it launched when their
+ * process exits).
+ */
+export function sharedBrowser(): Promise<TestBrowser> {
+  shared ??= launchBrowser().catch((error: unknown) => {
+    shared = null;
+    throw error;
+  });
+  return shared;
+}

@@ -8,7 +8,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { freshDemoDataDir } from '../helpers/store.js';
-import { launchBrowser, type TestBrowser } from './browser.js';
+import { sharedBrowser, type TestBrowser } from './browser.js';
 
 export type DemoOperator = 'ada' | 'olive' | 'dev' | 'vic';
 
@@ -43,7 +43,7 @@ export async function startConsole(args: string[] = [], env: Record<string, stri
   // A copy of the run's seeded demo: `--demo` on it prints the sign-in links without seeding (a fresh store costs seconds).
   const server = await spawnServer(['--demo', '--data', await freshDemoDataDir(), ...args], { AION_ADMIN_TOKEN: '', ...env });
   const { links, tokens } = signInLinksOf(server);
-  const browser = await launchBrowser().catch(async (error: unknown) => {
+  const browser = await sharedBrowser().catch(async (error: unknown) => {
     await server.stop();
     throw error;
   });
@@ -75,7 +75,6 @@ export async function startConsole(args: string[] = [], env: Record<string, stri
     closeTabs,
     async stop() {
       await closeTabs();
-      await browser.close();
       await server.stop();
     },
   };

@@ -11,8 +11,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
 import { client } from '../helpers/http.js';
 import { POSTGRES_URL } from '../helpers/store.js';
-import { launchBrowser, type TestBrowser } from './browser.js';
-import { blankTab, type ConsoleFixture, SCREENSHOTS, seriousViolations, signInLinksOf, signInTab, sendMessage, startConsole } from './fixture.js';
+import { sharedBrowser, type TestBrowser } from './browser.js';
+import { blankTab, type ConsoleFixture, type ConsolePage, SCREENSHOTS, seriousViolations, signInLinksOf, signInTab, sendMessage, startConsole } from './fixture.js';
 
 const STAGING = '/projects/shop/environments/staging';
 /** How soon another tab must show a change (the target is 1 s; this leaves a loaded machine room). */
@@ -90,12 +90,15 @@ describe('one tab keeps itself current', () => {
 describe.skipIf(!POSTGRES_URL)('two tabs on two servers sharing one PostgreSQL', () => {
   let cluster: Cluster;
   let browser: TestBrowser;
+  const tabsOpen: ConsolePage[] = [];
   beforeAll(async () => {
     cluster = await startCluster(2, ['--demo']);
-    browser = await launchBrowser();
+    browser = await sharedBrowser();
+  });
+  afterEach(async () => {
+    await Promise.all(tabsOpen.splice(0).map((tab) => tab.context.close()));
   });
   afterAll(async () => {
-    await browser?.close();
     await cluster?.stop();
   });
 
@@ -104,6 +107,7 @@ describe.skipIf(!POSTGRES_URL)('two tabs on two servers sharing one PostgreSQL',
     // One server seeded the demo and printed the tokens; both accept them.
     const token = cluster.servers.map((server) => signInLinksOf(server).tokens.ada).find(Boolean) ?? '';
     const tabs = await Promise.all(cluster.servers.map(() => blankTab(browser)));
+    tabsOpen.push(...tabs);
     await Promise.all(tabs.map((tab, i) => signInTab(tab.page, `${cluster.servers[i]?.url}/#token=${token}`, STAGING)));
     return { token, tabs };
   }
