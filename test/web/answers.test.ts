@@ -236,8 +236,9 @@ describe('conversations', () => {
     expect(opened).toBe(1);
     expect((await unscoped()).filter((t) => t.messages.length === 0).map((t) => t.id)).toEqual([empty?.id]);
 
-    await sendMessage(page, '/say now it has a message');
-    await answers(page).filter({ hasText: 'now it has a message' }).waitFor();
+    // A conversation this tab has just sent to is not empty, even before its stored view says so.
+    await sendMessage(page, '/slow 1000\n/say now it has a message');
+    await page.locator('.working').waitFor();
     await newConversation.click();
     await expect.poll(() => opened).toBe(2);
     await expect.poll(async () => (await unscoped()).filter((t) => t.messages.length === 0).length).toBe(1);

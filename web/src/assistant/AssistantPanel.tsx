@@ -140,7 +140,7 @@ export function AssistantPanel({ scope, hidden, onHide }: Props) {
   function newConversation(): Promise<ThreadResponse> {
     setSearching(false);
     if (opening.current) return opening.current;
-    const empty = reusableThread(thread, scoped, holderChoice === BUILT_IN ? null : holderChoice);
+    const empty = reusableThread(thread, scoped, holderChoice === BUILT_IN ? null : holderChoice, turn.shown ? (thread?.id ?? null) : null);
     return empty ? Promise.resolve(empty) : open();
   }
 
