@@ -1,7 +1,7 @@
 // One real `ops serve --demo` (embedded store, a copy of the run's seeded
 // demo) and one headless Chromium per test file; a page per test, signed in
 // by the link the server printed.
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -32,6 +32,8 @@ export interface ConsoleFixture {
   blank(scheme?: 'light' | 'dark'): Promise<ConsolePage>;
   /** Closes the tabs opened so far: an open tab keeps following the server's changes, which costs every later test. */
   closeTabs(): Promise<void>;
+  /** Saves a screenshot and the text of each tab open now, for a failed test's reader; says where on stderr. */
+  keepFailedTabs(testName: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,18 @@ export async function startConsole(args: string[] = [], env: Record<string, stri
     await Promise.all(open.map((context) => context.close().catch(() => undefined)));
   }
 
+  async function keepFailedTabs(testName: string): Promise<void> {
+    const stem = path.join(SCREENSHOTS, `failed-${testName.replace(/[^\w-]+/g, '-').slice(0, 60)}`);
+    const pages = contexts.flatMap((context) => context.pages());
+    for (const [i, page] of pages.entries()) {
+      const file = `${stem}-${i + 1}`;
+      await page.screenshot({ path: `${file}.png` }).catch(() => undefined);
+      const text = await page.evaluate<string>('document.body.innerText').catch((error: unknown) => String(error));
+      await writeFile(`${file}.txt`, `${page.url()}\n\n${text}\n`);
+      console.error(`failed test "${testName}": tab ${i + 1} kept as ${file}.png and .txt`);
+    }
+  }
+
   async function blank(scheme: 'light' | 'dark' = 'light'): Promise<ConsolePage> {
     const tab = await blankTab(browser, scheme);
     contexts.push(tab.context);
@@ -73,6 +87,7 @@ export async function startConsole(args: string[] = [], env: Record<string, stri
       return tab;
     },
     closeTabs,
+    keepFailedTabs,
     async stop() {
       await closeTabs();
       await server.stop();
@@ -91,7 +106,8 @@ export function consoleForFile(args: string[] = [], env: Record<string, string> 
   beforeAll(async () => {
     started = await startConsole(args, env);
   });
-  afterEach(async () => {
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') await started?.keepFailedTabs(task.name);
     await started?.closeTabs();
   });
   afterAll(async () => {
@@ -117,6 +133,7 @@ export function consoleForFile(args: string[] = [], env: Record<string, string> 
     open: (...args) => current().open(...args),
     blank: (...args) => current().blank(...args),
     closeTabs: () => current().closeTabs(),
+    keepFailedTabs: (testName) => current().keepFailedTabs(testName),
     stop: () => current().stop(),
   };
 }
