@@ -135,7 +135,7 @@ export async function restore(config: StoreConfig, file: string, err: Print): Pr
     throw new StartError(`${file} is not a backup made by ops backup`);
   }
   // The store came in owner-only; a data folder made before it may not have been.
-  await keepPrivate(config.dataDir);
+  keepPrivate(config.dataDir);
   err(
     `ops restore: the store from ${file} is in ${config.dataDir}; start it with the instance key it was made with ` +
       `(copy secret.key from the backed-up data folder, or set AION_SECRET_KEY)`,

@@ -84,9 +84,11 @@ async function openPglite(dataDir: string): Promise<Store & { migrate(): Promise
   let client: PGlite;
   try {
     // Folders older than this check, or copied without their modes, are repaired on each start.
-    repairedModes = await keepPrivate(dataDir).catch((error: unknown) => {
+    try {
+      repairedModes = keepPrivate(dataDir);
+    } catch (error) {
       throw dataFolderError(error, dataDir);
-    });
+    }
     client = await createPglite(folder);
   } catch (error) {
     await unlock();

@@ -21,7 +21,7 @@ export async function makePrivateFolder(folder: string): Promise<void> {
  * store opens, when nothing else waits, and a thousand awaited lstat calls
  * (a store's files) cost a start ~150 ms of waiting on the thread pool.
  */
-export async function keepPrivate(folder: string): Promise<number> {
+export function keepPrivate(folder: string): number {
   return tighten(folder, statSync(folder));
 }
 

@@ -1,6 +1,6 @@
 // One real `ops serve --demo` (embedded store, a copy of the run's seeded
-// demo) and one headless Chromium per test file; a page per test, signed in
-// by the link the server printed.
+// demo) per test file, in the worker's one headless Chromium; tabs of their
+// own per test, signed in by the link the server printed, closed after it.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -106,10 +106,7 @@ export function consoleForFile(args: string[] = [], env: Record<string, string> 
   beforeAll(async () => {
     started = await startConsole(args, env);
   });
-  afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail') await started?.keepFailedTabs(task.name);
-    await started?.closeTabs();
-  });
+  closeTabsAfterEach(() => started);
   afterAll(async () => {
     await started?.stop();
   });
@@ -136,6 +133,14 @@ export function consoleForFile(args: string[] = [], env: Record<string, string> 
     keepFailedTabs: (testName) => current().keepFailedTabs(testName),
     stop: () => current().stop(),
   };
+}
+
+/** After each test, its tabs are closed; a failed test's are kept first, for its reader. */
+export function closeTabsAfterEach(fixture: () => ConsoleFixture | null | undefined): void {
+  afterEach(async ({ task }) => {
+    if (task.result?.state === 'fail') await fixture()?.keepFailedTabs(task.name);
+    await fixture()?.closeTabs();
+  });
 }
 
 /** The sign-in links (and their tokens) `--demo` printed when it seeded the store; empty when this server did not seed it. */

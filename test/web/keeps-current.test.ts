@@ -12,7 +12,7 @@ import { startCluster, type Cluster } from '../helpers/cluster.js';
 import { client } from '../helpers/http.js';
 import { POSTGRES_URL } from '../helpers/store.js';
 import { sharedBrowser, type TestBrowser } from './browser.js';
-import { blankTab, type ConsoleFixture, type ConsolePage, SCREENSHOTS, seriousViolations, signInLinksOf, signInTab, sendMessage, startConsole } from './fixture.js';
+import { blankTab, closeTabsAfterEach, type ConsoleFixture, type ConsolePage, SCREENSHOTS, seriousViolations, signInLinksOf, signInTab, sendMessage, startConsole } from './fixture.js';
 
 const STAGING = '/projects/shop/environments/staging';
 /** How soon another tab must show a change (the target is 1 s; this leaves a loaded machine room). */
@@ -29,9 +29,7 @@ describe('one tab keeps itself current', () => {
   beforeAll(async () => {
     ui = await startConsole();
   });
-  afterEach(async () => {
-    await ui?.closeTabs();
-  });
+  closeTabsAfterEach(() => ui);
   afterAll(async () => {
     await ui?.stop();
   });

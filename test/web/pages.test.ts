@@ -7,7 +7,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
 import { consoleForFile, SCREENSHOTS, seriousViolations, signInTab } from './fixture.js';
 
-
 /** Each page, and what shows it has loaded. */
 const PAGES = [
   { name: 'projects', path: '/', ready: 'table tbody tr' },
