@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from './package-root.js';
 import { isJsonObject } from './validation/json-object.js';
 
 export interface Config {
@@ -241,8 +241,8 @@ const AGENT_NAME = /^[a-z0-9][a-z0-9_-]{0,39}$/;
 /** `api.anthropic.com`, `*.googleapis.com`, `127.0.0.1:4000`: a host name or address, maybe a port. */
 const HOST_PATTERN = /^(\*\.)?[A-Za-z0-9.-]{1,253}(:\d{1,5})?$/;
 
-/** `ops` itself, for `ops demo-agent`: dist/main.js beside this file's folder, from src/ and dist/ alike. */
-export const OPS_MAIN = fileURLToPath(new URL('../dist/main.js', import.meta.url));
+/** `ops` itself, for `ops demo-agent`. */
+export const OPS_MAIN = path.join(PACKAGE_ROOT, 'dist', 'main.js');
 
 /** `--agent NAME=COMMAND` (words split without a shell), then AION_AGENTS, then `demo-agent` under --demo. */
 function parseAgents(flags: string[], env: Env, demo: boolean): AgentConfig[] {

@@ -3,9 +3,11 @@
 // 0 done; 1 refused or failed (one sentence on stderr, never a stack trace);
 // 2 a usage error (a bad flag, argument or setting).
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
 import { AppError, messageOf } from '../errors.js';
 import { ConfigError, readConfig, SERVE_DEFAULTS, SERVE_ENVIRONMENT, StartError, type ServeFlags } from '../config.js';
+import { PACKAGE_ROOT } from '../package-root.js';
 import { printCall, printTools, withServerOptions } from './call.js';
 import type { McpFlags } from './mcp.js';
 
@@ -15,7 +17,7 @@ export interface Io {
   env: Readonly<Record<string, string | undefined>>;
 }
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const VERSION = (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 function dataOption(): Option {
   return new Option('--data <dir>', 'data folder of the embedded store').env('AION_DATA').default(SERVE_DEFAULTS.data);

@@ -6,13 +6,12 @@
 // the page rather than once the console's code has run.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PACKAGE_ROOT } from '../package-root.js';
 import { editorRouteOf } from '../wire/console-routes.js';
 
-/** dist/web from both src/http (tests) and dist/http (the built server). */
-export const CONSOLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
+export const CONSOLE_DIR = path.join(PACKAGE_ROOT, 'dist', 'web');
 
 /** Styles may be inline (CodeMirror injects its own); scripts come only from this origin. */
 const CSP = [

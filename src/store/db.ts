@@ -3,6 +3,7 @@
 // under an advisory lock, so servers starting together on one PostgreSQL take
 // turns instead of racing.
 import path from 'node:path';
+import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import type { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -47,8 +48,20 @@ export interface Store {
 // 128 MB) keeps the embedded server's memory near the §11 budget.
 const PGLITE_OPTIONS = { postgresqlconf: ['shared_buffers=16MB'], parsers: DRIZZLE_PARSERS };
 
+/**
+ * V8 runs PGlite's PostgreSQL (wasm) on its baseline compiler and recompiles
+ * a function with its optimizing one once the function has run about this
+ * many bytes of code. At V8's default (1.8 MB on Node 20) a start alone made
+ * hundreds of functions hot: their optimizing compiles cost ~0.9 s of CPU and
+ * ~70 MB per start on two cores, for code that mostly never runs again. With
+ * this budget only what keeps running under load is optimized.
+ */
+const WASM_TIERING_BUDGET = 1_800_000_000;
+
 /** PGlite on `folder`, its files owner-only; `loadDataDir`: a dump to load into the empty folder. */
 export function createPglite(folder: string, options: { loadDataDir?: Blob } = {}): Promise<PGlite> {
+  // Read when a wasm module is instantiated; every PGlite of this process gets the same.
+  v8.setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
   return PGlite.create({ fs: new PrivateNodeFS(folder), ...PGLITE_OPTIONS, ...options });
 }
 

@@ -1,4 +1,5 @@
-// Where the migrations are: two levels below the package root, from src/store and from dist/store alike.
-import { fileURLToPath } from 'node:url';
+// Where the migrations are: they ship as SQL beside the source, not in the bundle.
+import path from 'node:path';
+import { PACKAGE_ROOT } from '../package-root.js';
 
-export const MIGRATIONS_FOLDER = fileURLToPath(new URL('../../src/store/migrations', import.meta.url));
+export const MIGRATIONS_FOLDER = path.join(PACKAGE_ROOT, 'src', 'store', 'migrations');

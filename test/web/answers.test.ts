@@ -158,7 +158,7 @@ describe('conversations', () => {
     await field.press('Escape');
     await expect.poll(shownTitle).toBe('Why does staging restart every night after the deploy of the…');
     // Focus went back to the button that started it.
-    expect(await page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe('Rename conversation');
+    await expect.poll(() => page.evaluate('document.activeElement?.getAttribute("aria-label")')).toBe('Rename conversation');
 
     await page.keyboard.press('Enter');
     await field.fill('  Nightly   restarts ');
@@ -194,7 +194,7 @@ describe('conversations', () => {
 
     await panel(page).getByRole('button', { name: 'Search conversations' }).click();
     const search = panel(page).getByRole('searchbox', { name: 'Search conversations' });
-    expect(await search.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    await expect.poll(() => search.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await search.fill('VERMILION tuesdays');
     const found = panel(page).getByRole('list', { name: 'Conversations found' }).getByRole('button');
     await expect.poll(() => found.count()).toBe(1);

@@ -46,13 +46,13 @@ describe('connecting an agent', () => {
     expect(await dialog.textContent()).not.toContain(earlier.token);
 
     // Focus starts on "New credential"; Enter mints one, and its command takes the focus.
-    expect(await dialog.getByRole('button', { name: 'New credential' }).evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    await expect.poll(() => dialog.getByRole('button', { name: 'New credential' }).evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await page.keyboard.press('Enter');
     const command = dialog.getByLabel(/Command \(stdio\)/);
     await command.waitFor();
     const minted = /--token (aion_ses_\S+)/.exec(await command.inputValue())?.[1] ?? '';
     expect(minted).toMatch(/^aion_ses_[A-Za-z0-9_-]{43}$/);
-    expect(await command.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    await expect.poll(() => command.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
     await expect.poll(() => rows.count()).toBe(2);
     expect(await rows.first().locator('td').nth(2).textContent()).toBe('never');
 
@@ -67,7 +67,7 @@ describe('connecting an agent', () => {
     expect((await contextWith(threadId, earlier.token)).status).toBe(401);
     expect((await contextWith(threadId, minted)).status).toBe(200);
     // Focus stays in the dialog; Escape closes it.
-    expect(await page.evaluate("document.activeElement?.closest('dialog') !== null")).toBe(true);
+    await expect.poll(() => page.evaluate("document.activeElement?.closest('dialog') !== null")).toBe(true);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
     expect(errors).toEqual([]);

@@ -120,7 +120,7 @@ describe('the conversation follows its newest message', () => {
     await expect.poll(() => inView(fresh)).toBe(true);
     await expect.poll(() => pill(page).count()).toBe(0);
     // Focus went into the thread, not to the page: arrow keys scroll it.
-    expect(await page.evaluate('document.activeElement?.className')).toBe('thread');
+    await expect.poll(() => page.evaluate('document.activeElement?.className')).toBe('thread');
 
     // By keyboard: Tab reaches the pill, Enter takes the operator down.
     await scrollToTop(page);

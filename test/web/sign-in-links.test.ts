@@ -29,7 +29,7 @@ describe('sign-in links in an open tab', () => {
     expect(new URL(page.url()).pathname).toBe('/projects/shop');
     expect(await question(page).textContent()).toContain('Unsaved drafts stay in this tab’s storage');
     // Keep is the default: Enter keeps.
-    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Keep ada');
+    await expect.poll(() => page.evaluate('document.activeElement?.textContent')).toBe('Keep ada');
     await page.getByRole('button', { name: 'Keep ada' }).click();
     await expect.poll(() => question(page).count()).toBe(0);
     expect(await signedInAs(page)).toBe('ada');
