@@ -84,7 +84,7 @@ describe('a conversation with an ACP agent', () => {
   it('streams text deltas, the plan and a proposal, and Stop cancels a running turn, keeping what it did', async () => {
     const { page, errors } = await agentThread();
     const secret = JSON.stringify({ project: 'shop', environment: 'staging', name: 'STREAMED_FLAG', value: 'on' });
-    await sendMessage(page, `/plan Read the document; Propose the change\n/say thinking it over\n/tool set_secret ${secret}\n/slow 1500`);
+    await sendMessage(page, `/plan Read the document; Propose the change\n/say thinking it over\n/tool set_secret ${secret}\n/slow 5000`);
     await page.locator('.live .message.assistant', { hasText: 'thinking it over' }).waitFor();
     await page.locator('.live .plan li', { hasText: 'Propose the change' }).waitFor();
     await page.locator('.live .live-proposal', { hasText: /STREAMED_FLAG/ }).waitFor();
@@ -92,10 +92,11 @@ describe('a conversation with an ACP agent', () => {
     const started = Date.now();
     await page.getByRole('button', { name: 'Stop' }).click();
     await page.locator('.working').waitFor({ state: 'detached' });
-    expect(Date.now() - started).toBeLessThan(1500);
+    // Well before the turn's own end: a loaded machine took ~2 s to stop it.
+    expect(Date.now() - started).toBeLessThan(5000);
     // The stored answer keeps what the turn did before it stopped, and its plan.
     await page.locator('.entry .plan li', { hasText: 'Read the document' }).waitFor();
-    expect(await answers(page).last().textContent()).not.toContain('slow: 1500 ms');
+    expect(await answers(page).last().textContent()).not.toContain('slow: 5000 ms');
     await page.locator('.entry .stopped').waitFor();
     await page.locator('.card.proposal', { hasText: 'STREAMED_FLAG' }).getByRole('button', { name: 'Accept' }).waitFor();
     expect(await page.getByLabel('Message').isEnabled()).toBe(true);

@@ -46,22 +46,31 @@ export function useFollowNewest(thread: string | null, progress: string): Follow
     followedTo.current = box.scrollTop;
   }, []);
 
-  // The operator's scrolling decides whether the thread follows. Content that
-  // grew between the thread's own scroll and its event (a card's diff
-  // loading) leaves it short of the bottom without anyone scrolling up.
+  /**
+   * Whether the thread still follows, read off where it is now: the operator's
+   * scrolling decides. Content that grew between the thread's own scroll and
+   * its event (a card's diff loading) leaves it short of the bottom without
+   * anyone scrolling up. Read before each follow too, not only on the scroll
+   * event: an update that lands between the operator's scroll and its event
+   * would otherwise pull them back down.
+   */
+  const stillFollowing = useCallback((box: HTMLDivElement): boolean => {
+    const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight <= NEAR;
+    const movedUp = box.scrollTop < followedTo.current - 1;
+    pinned.current = atBottom || (pinned.current && !movedUp);
+    if (atBottom) followedTo.current = box.scrollTop;
+    return pinned.current;
+  }, []);
+
   useEffect(() => {
     const box = scroller.current;
     if (!box) return;
     const onScroll = () => {
-      const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight <= NEAR;
-      const movedUp = box.scrollTop < followedTo.current - 1;
-      pinned.current = atBottom || (pinned.current && !movedUp);
-      if (atBottom) followedTo.current = box.scrollTop;
-      if (pinned.current) setUnseen(false);
+      if (stillFollowing(box)) setUnseen(false);
     };
     box.addEventListener('scroll', onScroll, { passive: true });
     return () => box.removeEventListener('scroll', onScroll);
-  }, []);
+  }, [stillFollowing]);
 
   // Growth of the content (or a smaller panel) keeps a following thread at its bottom.
   useEffect(() => {
@@ -69,12 +78,12 @@ export function useFollowNewest(thread: string | null, progress: string): Follow
     const inner = content.current;
     if (!box || !inner) return;
     const observer = new ResizeObserver(() => {
-      if (pinned.current) toBottom();
+      if (stillFollowing(box)) toBottom();
     });
     observer.observe(inner);
     observer.observe(box);
     return () => observer.disconnect();
-  }, [toBottom]);
+  }, [stillFollowing, toBottom]);
 
   // Another thread opens at its newest message.
   useLayoutEffect(() => {
@@ -89,9 +98,11 @@ export function useFollowNewest(thread: string | null, progress: string): Follow
       first.current = false;
       return;
     }
-    if (pinned.current) toBottom();
+    const box = scroller.current;
+    if (!box) return;
+    if (stillFollowing(box)) toBottom();
     else setUnseen(true);
-  }, [progress, toBottom]);
+  }, [progress, stillFollowing, toBottom]);
 
   const toNewest = useCallback(
     (focus = false) => {
