@@ -192,10 +192,12 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
 /** Where browser tests save their screenshots for review. */
 export const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+let axeSource: string | undefined;
 
 /** axe-core's serious and critical violations inside the element SELECTOR finds (ids, impacts, targets): none is the bar. */
 export async function seriousViolations(page: Page, selector: string): Promise<{ id: string; impact: string | null; help: string; targets: string[] }[]> {
-  await page.evaluate(await readFile(AXE, 'utf8'));
+  // axe is 560 KB to send and compile: once per page load, not once per check.
+  if (!(await page.evaluate<boolean>("typeof window.axe === 'object'"))) await page.evaluate((axeSource ??= await readFile(AXE, 'utf8')));
   const violations = await page.evaluate<{ id: string; impact: string | null; help: string; targets: string[] }[]>(
     `axe.run(document.querySelector(${JSON.stringify(selector)}), { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })))`,
   );
