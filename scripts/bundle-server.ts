@@ -2,10 +2,16 @@
 // modules each command loads when it runs. Unbundled, a server start read,
 // resolved and compiled about 830 module files one by one: most of its time
 // (docs/decisions.md, "The server is bundled").
-import { chmod, rm } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { build } from 'esbuild';
 
-await rm('dist', { recursive: true, force: true });
+// Everything in dist/ but the console (dist/web, which its own vite build
+// empties): the last bundle's chunks, and the files of the unbundled layout.
+await mkdir('dist', { recursive: true });
+for (const entry of await readdir('dist')) {
+  if (entry !== 'web') await rm(path.join('dist', entry), { recursive: true, force: true });
+}
 await build({
   entryPoints: ['src/main.ts'],
   outdir: 'dist',
