@@ -2,7 +2,7 @@
 import { countOperators, createOperator } from './access/operators.js';
 import { mintToken } from './access/tokens.js';
 import { ConfigError, type Config } from './config.js';
-import { demoAlreadySeeded, seedDemo, demoTokensFile } from './demo.js';
+import { demoAlreadySeeded, demoSeeded, seedDemo } from './demo.js';
 import type { Services } from './services.js';
 
 const ADMIN_TOKEN_SHAPE = /^[\x21-\x7e]{20,256}$/;
@@ -37,7 +37,7 @@ export async function bootstrap(
     if (config.demo) {
       const tokens = await seedDemo(services, config.dataDir, { admin: minted.token });
       for (const [name, token] of Object.entries(tokens)) if (name !== 'admin') print(`demo token for ${name}: ${token}`);
-      print(`demo tokens written to ${demoTokensFile(config.dataDir)}`);
+      print(demoSeeded(config.dataDir));
     }
   });
 }

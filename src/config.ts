@@ -28,6 +28,8 @@ export interface Config {
   /** Web origins besides the server's own that may call /mcp (`https://aion.example.com`); their host names are the server's too. */
   allowedOrigins: string[];
   logLevel: string;
+  /** How log lines read: `pretty` human lines, `json` one object a line, or null: pretty on a terminal, JSON elsewhere. */
+  logFormat: LogFormat | null;
   /** The ACP agents a thread may be held by (DESIGN.md §6), by name. */
   agents: AgentConfig[];
   /** An agent process idle this long is stopped. */
@@ -49,6 +51,8 @@ export interface Config {
   /** A change request nobody decided within this long expires. */
   changeRequestTtlMs: number;
 }
+
+export type LogFormat = 'json' | 'pretty';
 
 /** One ACP agent: how to start it, and the only environment it gets besides PATH and its own HOME. */
 export interface AgentConfig {
@@ -115,6 +119,7 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
   ['AION_METRICS_TOKEN', 'bearer token that opens /metrics beyond loopback'],
   ['AION_ALLOWED_ORIGINS', "web origins besides the server's own that may call /mcp, comma-separated, like https://aion.example.com; their host names are the server's"],
   ['AION_LOG_LEVEL', `pino log level, logs on stderr (default: ${DEFAULTS.logLevel})`],
+  ['AION_LOG_FORMAT', 'json (one object a line) or pretty (human lines; requests at debug) (default: pretty on a terminal, json elsewhere)'],
   ['AION_AGENTS', 'ACP agents as JSON: {"NAME": {"command", "args", "env", "pass_env", "allow_hosts", "sandbox"}} (also --agent NAME=COMMAND)'],
   ['AION_AGENT_IDLE', `an agent process idle this long is stopped (default: ${DEFAULTS.agentIdle})`],
   ['AION_AGENT_MAX', `at most this many agents answering at once across the servers sharing the store (default: ${DEFAULTS.agentMax})`],
@@ -153,6 +158,7 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
     metricsToken: nonEmpty(env.AION_METRICS_TOKEN),
     allowedOrigins: parseOrigins(env.AION_ALLOWED_ORIGINS ?? ''),
     logLevel: nonEmpty(env.AION_LOG_LEVEL) ?? DEFAULTS.logLevel,
+    logFormat: parseLogFormat(env.AION_LOG_FORMAT),
     agents: parseAgents(flags.agent ?? [], env, demo),
     agentIdleMs: parseDuration('AION_AGENT_IDLE', env.AION_AGENT_IDLE ?? DEFAULTS.agentIdle),
     agentMax: parsePositiveInt('AION_AGENT_MAX', env.AION_AGENT_MAX ?? DEFAULTS.agentMax),
@@ -169,6 +175,13 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
 /** `host:port`; a server on a port the system picks has no name to come back under, so it gets a unique one. */
 function defaultServerName(port: number): string {
   return port === 0 ? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}` : `${os.hostname()}:${port}`;
+}
+
+function parseLogFormat(value: string | undefined): LogFormat | null {
+  const format = nonEmpty(value);
+  if (format === null) return null;
+  if (format === 'json' || format === 'pretty') return format;
+  throw new ConfigError(`AION_LOG_FORMAT must be json or pretty, not ${JSON.stringify(format)}`);
 }
 
 function nonEmpty(value: string | undefined): string | null {

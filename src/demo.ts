@@ -39,6 +39,11 @@ export async function signInLinks(dataDir: string, serverUrl: string): Promise<s
   );
 }
 
+/** The one line that says what the demo seeded (each step it took stays out of the log). */
+export function demoSeeded(dataDir: string): string {
+  return `seeded the demo: project ${DEMO_PROJECT}, ${DEMO_OPERATORS.length} operators; their tokens are in ${demoTokensFile(dataDir)}`;
+}
+
 /** What `--demo` says on a store that is not empty: it seeds nothing, and where the tokens are. */
 export async function demoAlreadySeeded(dataDir: string): Promise<string> {
   const file = demoTokensFile(dataDir);
@@ -72,7 +77,7 @@ export async function seedDemo(
   if (!ada) throw new Error('the demo owner was not created');
   const owner: Operator = ada;
   await services.changes.transaction(services.db, (tx, touch) => createProject(tx, touch, owner, { slug: DEMO_PROJECT, name: 'Shop' }));
-  const as = { operator: ada, via: 'rest' as const };
+  const as = { operator: owner, via: 'rest' as const, quiet: true as const };
   for (const spec of DEMO_OPERATORS) {
     await mustRun(services, as, 'set_member_role', { project: DEMO_PROJECT, operator: spec.name, role: spec.role });
   }
@@ -114,7 +119,7 @@ features:
  * switched on, live in staging only, so the demo has a rollback and a drift
  * to show.
  */
-async function seedConfiguration(services: Services, as: { operator: Operator; via: 'rest' }): Promise<void> {
+async function seedConfiguration(services: Services, as: { operator: Operator; via: 'rest'; quiet: true }): Promise<void> {
   const project = DEMO_PROJECT;
   const app = { project, path: 'app.yaml' };
   await mustRun(services, as, 'write_document', { project, path: 'aion.schema.yaml', text: DEMO_SCHEMA, message: 'demo schema' });
@@ -131,7 +136,7 @@ async function seedConfiguration(services: Services, as: { operator: Operator; v
 
 async function mustRun(
   services: Services,
-  as: { operator: Operator; via: 'rest' },
+  as: { operator: Operator; via: 'rest'; quiet: true },
   tool: string,
   input: Record<string, unknown>,
 ): Promise<void> {

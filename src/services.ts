@@ -107,8 +107,8 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     log: (err, message) => log.error({ err }, message),
     observe: (run) => {
       metrics.toolRan(run);
-      const { seconds, reqId, ...fields } = run;
-      log.info({ ...(reqId ? { reqId } : {}), ...fields, duration_ms: Math.round(seconds * 1e6) / 1000 }, 'tool run');
+      const { seconds, reqId, quiet, ...fields } = run;
+      if (!quiet) log.info({ ...(reqId ? { reqId } : {}), ...fields, duration_ms: Math.round(seconds * 1e6) / 1000 }, 'tool run');
     },
   });
   const turns = new Turns({

@@ -33,7 +33,7 @@ export async function startServer(
   checkAdminToken(config.adminToken);
   const store = await openStore(config);
   try {
-    const { app, services } = await buildApp({ store, config, ...(logStream ? { logStream } : {}) });
+    const { app, services, logFormat } = await buildApp({ store, config, ...(logStream ? { logStream } : {}) });
     if (store.repairedModes > 0) {
       app.log.warn(
         { dataDir: config.dataDir, repaired: store.repairedModes },
@@ -42,7 +42,11 @@ export async function startServer(
     }
     let address: string;
     try {
+      // A person at a terminal reads our own `listening on` line last; Fastify's would say it first, and twice.
+      const level = app.log.level;
+      if (logFormat === 'pretty') app.log.level = 'warn';
       address = await app.listen({ host: config.host, port: config.port, backlog: LISTEN_BACKLOG });
+      app.log.level = level;
       await bootstrap(services, config, print);
     } catch (error) {
       await app.close();

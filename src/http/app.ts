@@ -5,13 +5,14 @@ import type { Writable } from 'node:stream';
 import swagger from '@fastify/swagger';
 import type { Ajv } from 'ajv';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import type { Config } from '../config.js';
+import type { Config, LogFormat } from '../config.js';
 import type { Store } from '../store/db.js';
 import { authPlugin } from './auth.js';
 import { acceptEmptyBodies } from './bodies.js';
 import { loadConsole } from './console.js';
 import { errorSchema, registerErrorHandling } from './errors.js';
 import { CENSOR, REDACTED_PATHS, serializeRequest } from './log-redaction.js';
+import { QuietRequestLog } from './request-log.js';
 import { instrument } from './metrics.js';
 import { openapiOptions } from './openapi.js';
 import { originGuard } from './origins.js';
@@ -34,25 +35,28 @@ import { conversationRoutes } from './routes/conversation.js';
 import { ajvOnFirstUse, compileAtTheEdge } from '../validation/ajv.js';
 import { buildSerializerOnFirstUse } from './serializers.js';
 import { createServices, type ServiceConfig, type Services } from '../services.js';
+import { logOutput } from '../logging.js';
 
 const BODY_LIMIT = 1024 * 1024;
 const MAX_PARAM_LENGTH = 500;
 
 export interface AppOptions {
   store: Store;
-  config: Pick<Config, 'logLevel' | 'metricsToken' | 'host' | 'allowedOrigins'> & ServiceConfig;
+  config: Pick<Config, 'logLevel' | 'logFormat' | 'metricsToken' | 'host' | 'allowedOrigins'> & ServiceConfig;
   /** Where log lines go; stderr by default. */
   logStream?: Writable;
 }
 
-export async function buildApp({ store, config, logStream }: AppOptions): Promise<{ app: FastifyInstance; services: Services }> {
+export async function buildApp({ store, config, logStream }: AppOptions): Promise<{ app: FastifyInstance; services: Services; logFormat: LogFormat }> {
+  const log = await logOutput(config.logFormat, logStream ?? process.stderr);
   const app = Fastify({
     logger: {
       level: config.logLevel,
       redact: { paths: REDACTED_PATHS, censor: CENSOR },
       serializers: { req: serializeRequest },
-      stream: logStream ?? process.stderr,
+      stream: log.stream,
     },
+    ...(log.format === 'pretty' ? { logController: new QuietRequestLog() } : {}),
     bodyLimit: BODY_LIMIT,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -113,5 +117,5 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   );
   await app.register(mcpRoutes, { services });
   await webConsole?.register(app);
-  return { app, services };
+  return { app, services, logFormat: log.format };
 }

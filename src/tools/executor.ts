@@ -37,6 +37,8 @@ export interface Invocation extends Restrictions {
    * a claim) runs a write for such a caller.
    */
   propose?: (write: ProposedWrite) => Promise<ToolResult> | ToolResult;
+  /** Kept out of the log, still audited and counted: the demo's seeding, which says what it did in one line. */
+  quiet?: boolean;
 }
 
 /** Who may see a tool, and run it: the restrictions of a connection. */
@@ -227,6 +229,8 @@ export interface ToolRun {
   environment: string | null;
   outcome: Outcome;
   seconds: number;
+  /** Counted, not logged (the invocation's `quiet`). */
+  quiet: boolean;
 }
 
 /** An invocation being handled, with when it began. */
@@ -655,7 +659,7 @@ export class Executor {
   private observe(call: Call, entry: Entry): void {
     const { operator, tool, via, project, environment, outcome } = entry;
     const seconds = (performance.now() - call.startedAt) / 1000;
-    this.deps.observe({ reqId: call.requestId ?? null, operator, tool, via, project, environment, outcome, seconds });
+    this.deps.observe({ reqId: call.requestId ?? null, operator, tool, via, project, environment, outcome, seconds, quiet: call.quiet === true });
   }
 }
 
