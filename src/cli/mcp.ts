@@ -14,6 +14,7 @@ import { clientFor, type ServerFlags } from './call.js';
 export interface McpFlags extends ServerFlags {
   project?: string;
   environment?: string;
+  onlyEnvironment?: string;
   readOnly?: boolean;
   tools?: string;
 }
@@ -27,11 +28,17 @@ async function connect(flags: McpFlags, settings: ConnectionSettings) {
 
 /** Serves MCP on stdin/stdout until stdin ends; answers 1 when it cannot start. */
 export async function serveMcp(flags: McpFlags, log: (line: string) => void): Promise<number> {
+  if (flags.onlyEnvironment && flags.environment && flags.environment !== flags.onlyEnvironment) {
+    log(`ops mcp: --environment ${flags.environment} lies outside --only-environment ${flags.onlyEnvironment}; give one of them`);
+    return 2;
+  }
   const settings: ConnectionSettings = {
     readOnly: flags.readOnly ?? false,
     only: toolList(flags.tools),
     project: flags.project ?? null,
-    environment: flags.environment ?? null,
+    // The fence fills too: a call that leaves the environment out lands inside it.
+    environment: flags.environment ?? flags.onlyEnvironment ?? null,
+    onlyEnvironment: flags.onlyEnvironment ?? null,
   };
   let connection: { backend: ToolBackend; close(): void | Promise<void> } | undefined;
   let names: string[];

@@ -69,7 +69,8 @@ function buildProgram(io: Io, done: (status: number) => void): Command {
   withServerOptions(program.command('mcp'))
     .description("serve an Aion server's tools to an MCP client on stdio, as the token's operator")
     .option('--project <slug>', 'fill in this project when a tool call leaves it out')
-    .option('--environment <name>', 'fill in this environment when a tool call leaves it out')
+    .option('--environment <name>', 'fill in this environment when a tool call leaves it out (a call may still name another)')
+    .option('--only-environment <name>', 'fence the connection to this environment: fill it in, and have the server refuse a call that names another')
     .option('--read-only', 'hide the write tools, and have the server refuse them')
     .option('--tools <names>', 'serve only these tools (comma-separated)')
     .action(async (flags: McpFlags) => {

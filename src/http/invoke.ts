@@ -21,10 +21,10 @@ export function actorOf(request: FastifyRequest): Actor {
   return { operator: operatorOf(request), via: viaOf(request) };
 }
 
-/** What the request's X-Aion-Read-Only and X-Aion-Tools restrict. */
+/** What the request's X-Aion-Read-Only, X-Aion-Tools and X-Aion-Only-Environment restrict. */
 export function restrictionsOf(request: FastifyRequest): Restrictions {
-  const { readOnly, only } = settingsFromHeaders(request.headers);
-  return { readOnly, only };
+  const { readOnly, only, onlyEnvironment } = settingsFromHeaders(request.headers);
+  return { readOnly, only, onlyEnvironment };
 }
 
 /** How the caller says it came (X-Aion-Via, any case): the console, an MCP proxy, else REST. */

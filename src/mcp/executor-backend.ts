@@ -8,7 +8,7 @@ import type { ConnectionSettings } from './settings.js';
 
 export function executorBackend(executor: Executor, operator: Operator, settings: ConnectionSettings): ToolBackend {
   const scope = { project: settings.project, environment: settings.environment };
-  const restrictions = { readOnly: settings.readOnly, only: settings.only };
+  const restrictions = { readOnly: settings.readOnly, only: settings.only, onlyEnvironment: settings.onlyEnvironment };
   return {
     listTools: () => executor.describe(operator, scope, restrictions),
     callTool: async (name, input) => {

@@ -13,6 +13,7 @@ const SETTING_HEADERS = {
   only: 'x-aion-tools',
   project: 'x-aion-project',
   environment: 'x-aion-environment',
+  onlyEnvironment: 'x-aion-only-environment',
 } as const;
 
 const YES = new Set(['1', 'true', 'yes', 'on']);
@@ -20,19 +21,23 @@ const NO = new Set(['', '0', 'false', 'no', 'off']);
 
 /** The settings an HTTP request's headers ask for; absent headers restrict nothing. */
 export function settingsFromHeaders(headers: IncomingHttpHeaders): ConnectionSettings {
+  const onlyEnvironment = nonEmpty(single(headers[SETTING_HEADERS.onlyEnvironment]));
   return {
     readOnly: readOnlyOf(single(headers[SETTING_HEADERS.readOnly])),
     only: toolList(single(headers[SETTING_HEADERS.only])),
     project: nonEmpty(single(headers[SETTING_HEADERS.project])),
-    environment: nonEmpty(single(headers[SETTING_HEADERS.environment])),
+    // The fence fills too: a call that leaves the environment out lands inside it.
+    environment: nonEmpty(single(headers[SETTING_HEADERS.environment])) ?? onlyEnvironment,
+    onlyEnvironment,
   };
 }
 
-/** The restricting headers (read-only, tool filter) for a REST call on behalf of an MCP connection. */
-export function restrictionHeaders(settings: Pick<ConnectionSettings, 'readOnly' | 'only'>): Record<string, string> {
+/** The restricting headers (read-only, tool filter, environment fence) for a REST call on behalf of an MCP connection. */
+export function restrictionHeaders(settings: Pick<ConnectionSettings, 'readOnly' | 'only' | 'onlyEnvironment'>): Record<string, string> {
   const headers: Record<string, string> = {};
   if (settings.readOnly) headers[SETTING_HEADERS.readOnly] = '1';
   if (settings.only) headers[SETTING_HEADERS.only] = [...settings.only].join(',');
+  if (settings.onlyEnvironment) headers[SETTING_HEADERS.onlyEnvironment] = settings.onlyEnvironment;
   return headers;
 }
 

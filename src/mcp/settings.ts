@@ -10,6 +10,8 @@ export interface ConnectionSettings {
   project: string | null;
   /** Fills an `environment` the model leaves out. */
   environment: string | null;
+  /** The one environment a call may name; the server refuses the others. null: no fence. */
+  onlyEnvironment: string | null;
 }
 
 

@@ -47,6 +47,8 @@ export interface Restrictions {
   readOnly?: boolean;
   /** Only these tools exist for this caller. */
   only?: ReadonlySet<string> | null;
+  /** Only this environment may be acted in or read: a call that names another is refused. */
+  onlyEnvironment?: string | null;
   /** The call comes from a conversation (of the invocation's `threadId`): the conversation tools exist for it. */
   conversation?: boolean;
   /** The HTTP request that made the call, to tie its log line to the request's. */
@@ -408,6 +410,10 @@ export class Executor {
       ({ project, environment } = await this.resolve(tool, invocation.operator, filled, within));
     } catch (error) {
       return this.fail(invocation, tool, redacted, project, environment, error);
+    }
+    if (invocation.onlyEnvironment && environment && environment.name !== invocation.onlyEnvironment) {
+      const fence = `this connection is fenced to the environment ${invocation.onlyEnvironment}`;
+      return this.refuse(invocation, tool, redacted, project, environment, `${name} names the environment ${environment.name}, and ${fence}`);
     }
     if (invocation.readOnly && changesSomething(tool)) {
       const what = tool.tag === 'write' ? 'a write tool' : "a tool that changes the operator's editor";

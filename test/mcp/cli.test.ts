@@ -85,3 +85,11 @@ describe('ops call', () => {
     expect(runs.map(({ code, stdout, stderr }) => [code, stdout, stderr])).toEqual(cases.map(([, sentence]) => [2, '', `${sentence}\n`]));
   });
 });
+
+describe('ops mcp', () => {
+  it('exits 2 with a sentence when --environment lies outside --only-environment', async () => {
+    const { code, stderr } = await ops(['mcp', '--url', server.url, '--token', server.demoTokens.ada ?? '', '--environment', 'production', '--only-environment', 'staging']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('--environment production lies outside --only-environment staging; give one of them');
+  });
+});

@@ -11,6 +11,7 @@ import { answerOf, httpClient, stdioClient } from './clients.js';
 interface Connection {
   project?: string;
   environment?: string;
+  onlyEnvironment?: string;
   readOnly?: boolean;
   tools?: string[];
 }
@@ -20,10 +21,11 @@ type Connect = (server: TestServer, operator: string, connection?: Connection) =
 const TRANSPORTS: [string, Connect][] = [
   [
     'ops mcp (stdio)',
-    async (server, operator, { project, environment, readOnly, tools } = {}) => {
+    async (server, operator, { project, environment, onlyEnvironment, readOnly, tools } = {}) => {
       const flags = [
         ...(project ? ['--project', project] : []),
         ...(environment ? ['--environment', environment] : []),
+        ...(onlyEnvironment ? ['--only-environment', onlyEnvironment] : []),
         ...(readOnly ? ['--read-only'] : []),
         ...(tools ? ['--tools', tools.join(',')] : []),
       ];
@@ -32,10 +34,11 @@ const TRANSPORTS: [string, Connect][] = [
   ],
   [
     '/mcp (Streamable HTTP)',
-    async (server, operator, { project, environment, readOnly, tools } = {}) => {
+    async (server, operator, { project, environment, onlyEnvironment, readOnly, tools } = {}) => {
       const headers: Record<string, string> = {
         ...(project ? { 'X-Aion-Project': project } : {}),
         ...(environment ? { 'X-Aion-Environment': environment } : {}),
+        ...(onlyEnvironment ? { 'X-Aion-Only-Environment': onlyEnvironment } : {}),
         ...(readOnly ? { 'X-Aion-Read-Only': '1' } : {}),
         ...(tools ? { 'X-Aion-Tools': tools.join(',') } : {}),
       };
@@ -133,6 +136,16 @@ describe.each(TRANSPORTS)('%s', (name, connect) => {
     // What the call names wins; a tool without those fields gets none.
     expect((await call(client, 'list_secrets', { environment: 'production' })).result.environment).toBe('production');
     expect((await call(client, 'whoami')).result.operator).toBe('dev');
+  });
+
+  it('--only-environment / X-Aion-Only-Environment: fills the environment and refuses every call that names another', async () => {
+    const client = await as('olive', { project: 'shop', onlyEnvironment: 'staging' });
+    expect((await call(client, 'list_secrets')).result.environment).toBe('staging');
+    const fenced = (tool: string) => `${tool} names the environment production, and this connection is fenced to the environment staging`;
+    expect(await call(client, 'list_secrets', { environment: 'production' })).toEqual({ isError: true, result: { error: fenced('list_secrets') } });
+    expect(await call(client, 'deploy', { environment: 'production', path: 'app.yaml' })).toEqual({ isError: true, result: { error: fenced('deploy') } });
+    // A tool of the whole project is inside every fence.
+    expect((await call(client, 'list_documents')).isError).toBe(false);
   });
 
   it('read-only: hides the write tools, and refuses one called by name', async () => {
