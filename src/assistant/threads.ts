@@ -3,7 +3,7 @@
 import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import type { ProjectDirectory } from '../domain/project-directory.js';
-import { ENVIRONMENT_NAME_PATTERN, findEnvironment } from '../domain/projects.js';
+import { findEnvironment } from '../domain/projects.js';
 import { notFound, type AppError } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { isoTime, outer } from '../store/json-views.js';
@@ -30,7 +30,6 @@ export interface OpenThread {
   agent?: string | null;
 }
 
-const ENVIRONMENT_NAME = new RegExp(ENVIRONMENT_NAME_PATTERN);
 
 /**
  * Opens a thread on the panel's scope; the environment defaults to the
@@ -41,8 +40,8 @@ export async function openThread(db: Db, directory: ProjectDirectory, operator: 
   let environment = body.environment ?? '';
   // Only a missing or null project means none: `""` names a project, one that does not exist.
   if (typeof body.project !== 'string') {
-    // No project to look the environment up in; a name no environment can have still names nothing.
-    if (environment !== '' && !ENVIRONMENT_NAME.test(environment)) throw notFound(`no such environment: ${environment}`);
+    // An environment is a project's: without one, no name names an environment (the spec's 404, "No such project").
+    if (environment !== '') throw notFound(`no such project: the environment ${environment} belongs to a project; name it too, or name no environment`);
   } else {
     const project = await directory.open(operator, body.project);
     environment =

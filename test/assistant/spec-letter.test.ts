@@ -51,8 +51,18 @@ describe('POST /assistant/threads answers no 422', () => {
       status: 404,
       body: { error: `no such environment: ${long} in shop` },
     });
-    expect(await ada.post('/api/v1/assistant/threads', { environment: long })).toMatchObject({ status: 404, body: { error: `no such environment: ${long}` } });
     expect(await ada.post('/api/v1/assistant/threads', { environment: 'st\u0000ging' })).toMatchObject({ status: 404 });
+  });
+
+  it('an environment without a project is no such project: 404, whatever its name', async () => {
+    for (const environment of ['staging', 'nope', 'e'.repeat(300)]) {
+      expect(await ada.post('/api/v1/assistant/threads', { environment })).toMatchObject({
+        status: 404,
+        body: { error: `no such project: the environment ${environment} belongs to a project; name it too, or name no environment` },
+      });
+    }
+    // No project and no environment is a thread of no project, as the spec allows.
+    expect((await ada.post('/api/v1/assistant/threads', { environment: null })).status).toBe(200);
   });
 
   it('keeps the page, free text, cut to 2000 characters and storable', async () => {
