@@ -13,6 +13,12 @@ import { CONVERSATION_OUTPUT_SCHEMAS } from './output-schemas.js';
 const noInput = { type: 'object', properties: {}, required: [], additionalProperties: false } as const;
 
 const NOTHING_OPEN = 'the operator has no document open in the editor; ask them to open one';
+/** What a check of a conversation with no project says first: it cannot tell whether the document would deploy. */
+const NOWHERE_TO_DEPLOY = {
+  line: 1,
+  column: 1,
+  message: "this conversation has no project, so the project's schema and the environment's secrets were not checked and the document cannot deploy from here; open the conversation in a project to check it for an environment",
+};
 
 function conversationOf(ctx: ToolContext): string {
   if (!ctx.threadId) throw notFound('this tool belongs to a conversation');
@@ -93,10 +99,11 @@ export const CONVERSATION_TOOLS = [
         .where(and(eq(threads.id, threadId), eq(threads.operatorId, ctx.operator.id)));
       const project = thread?.project ? await ctx.services.projects.find(ctx.operator, thread.project) : null;
       const environment = project?.environments.find((e) => e.name === thread?.environment);
+      // Without a project nothing deploys: the schema and the secrets are unknown, and ok must not say otherwise.
       const diagnostics =
         project && environment
           ? await diagnosticsFor(ctx.db, project, environment, view.document.path, view.document.text)
-          : checkDocument(view.document.text);
+          : [NOWHERE_TO_DEPLOY, ...checkDocument(view.document.text)];
       return { ok: diagnostics.length === 0, diagnostics };
     },
   }),

@@ -81,6 +81,25 @@ describe('the conversation tools, exactly as specified', () => {
     }
   });
 
+  it('assistant_document_check in a conversation of no project: not ok, saying the schema and secrets went unchecked', async () => {
+    const bare = ((await ada.post('/api/v1/assistant/threads', {})).body as { id: string }).id;
+    const token = ((await ada.post(`/api/v1/assistant/threads/${bare}/session-credential`)).body as { token: string }).token;
+    const connection = await httpClient(server.url, token);
+    try {
+      // Valid YAML that fails shop's schema (no service, a port of the wrong type) and names a secret set nowhere.
+      await ada.put(`/api/v1/assistant/threads/${bare}/context`, { document: { path: 'app.yaml', text: 'port: "x"\ndb: ${secret:NOWHERE}\n' } });
+      const checked = answerOf(await connection.callTool({ name: 'assistant_document_check', arguments: {} }));
+      expect(checked.isError).toBe(false);
+      expect(checked.result).toEqual({
+        ok: false,
+        diagnostics: [{ line: 1, column: 1, message: expect.stringMatching(/^this conversation has no project, so the project's schema and the environment's secrets were not checked/) as unknown }],
+      });
+    } finally {
+      await connection.close();
+      await ada.delete(`/api/v1/assistant/threads/${bare}`);
+    }
+  });
+
   it('declare them through `ops mcp` too', async () => {
     const { client: stdio } = await stdioClient(server.url, credential);
     try {
