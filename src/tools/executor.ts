@@ -336,7 +336,9 @@ export class Executor {
       tag: tool.tag,
       allowed:
         !(tool.decides && options.proposing) &&
-        (tool.scope === 'none' || projects.some((project) => this.allowedIn(tool, project, where.environment))),
+        (tool.decides
+          ? projects.some(mayDecideIn)
+          : tool.scope === 'none' || projects.some((project) => this.allowedIn(tool, project, where.environment))),
       ...(tool.output_schema ? { output_schema: tool.output_schema } : {}),
       ...(tool.editsSharedBuffer ? { edits_buffer: true as const } : {}),
     }));
@@ -667,6 +669,15 @@ export class Executor {
     const seconds = (performance.now() - call.startedAt) / 1000;
     this.deps.observe({ reqId: call.requestId ?? null, operator, tool, via, project, environment, outcome, seconds, quiet: call.quiet === true });
   }
+}
+
+/**
+ * Whether the caller's role in the project could ever decide a change request
+ * there: a request is a change to an environment, so its deciders hold deploy
+ * or secret:write on one of them (a viewer never does).
+ */
+function mayDecideIn(project: ProjectAccess): boolean {
+  return project.environments.some((environment) => [...ENVIRONMENT_PERMISSIONS].some((permission) => can(project.role, permission, environment)));
 }
 
 /** Whether running the tool changes anything: the store (a write) or the operator's editor (the shared buffer). */

@@ -190,6 +190,16 @@ describe('deciding is a person’s act', () => {
     expect(await statusOf(id)).toBe('pending');
   });
 
+  it('the catalogue advises who may decide: olive and dev yes, vic (a viewer, who never holds deploy) no', async () => {
+    const deciding = async (client: typeof vic) => {
+      const { tools } = (await client.get('/api/v1/assistant/tools?project=shop')).body as { tools: { name: string; allowed: boolean }[] };
+      return tools.filter((t) => t.name === 'approve_change_request' || t.name === 'decline_change_request').map((t) => t.allowed);
+    };
+    expect(await deciding(olive)).toEqual([true, true]);
+    expect(await deciding(dev)).toEqual([true, true]);
+    expect(await deciding(vic)).toEqual([false, false]);
+  });
+
   it('a session credential cannot approve or decline, over REST or MCP', async () => {
     const id = await secret('NOT_BY_AGENT');
     const thread = (await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'production' })).body as ThreadResponse;
