@@ -6,6 +6,17 @@ import { AppError, type ErrorKind } from '../errors.js';
 import { storeUnreachable } from '../store/unreachable.js';
 import { STORABLE } from '../validation/ajv.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A body over the limit is this route's 422 with this sentence, not a 413:
+     * no body that long can be valid here (the message route: its text has a
+     * length limit far below the body's), and the spec names 422 for it.
+     */
+    oversizedBodyIsInvalid?: string;
+  }
+}
+
 export const STATUS: Record<ErrorKind, number> = {
   bad_token: 401,
   forbidden: 403,
@@ -56,7 +67,9 @@ export function registerErrorHandling(
       return reply.code(namesNothing(error) ? 404 : 422).send({ error: validationSentence(error) });
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send({ error: bodyLimitSentence(request.routeOptions.bodyLimit ?? 0) });
+      const invalid = request.routeOptions.config.oversizedBodyIsInvalid;
+      const limit = bodyLimitSentence(request.routeOptions.bodyLimit ?? 0);
+      return invalid ? reply.code(422).send({ error: `${invalid} (${limit})` }) : reply.code(413).send({ error: limit });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

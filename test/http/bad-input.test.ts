@@ -69,7 +69,7 @@ describe('bad input on every route', () => {
   it('answers a body over its limit (1 MiB; a shared context 2 MiB) with 413 and a sentence', async () => {
     // DESIGN.md §7: request bodies at most 1 MiB, the context 2 MiB.
     const limitOf = (path: string) => (path.endsWith('/context') ? 2 : 1) * 1024 * 1024;
-    for (const route of routes.filter((r) => bodied(r.method))) {
+    for (const route of routes.filter((r) => bodied(r.method) && !r.path.endsWith('/messages'))) {
       const limit = limitOf(route.path);
       const answer = await request(server.url, route.method, withKnown(route.path), {
         token: server.demoTokens.ada,
@@ -78,6 +78,19 @@ describe('bad input on every route', () => {
       });
       expectSentence(answer, 413);
       expect(answer.body).toEqual({ error: `the request body is larger than ${limit} bytes; send less` });
+    }
+  });
+
+  it("answers a message over the body limit with the seed's 422 for oversized text, whatever its size", async () => {
+    const thread = (await request(server.url, 'POST', '/api/v1/assistant/threads', { token: server.demoTokens.ada, body: { project: 'shop' } })).body as { id: string };
+    for (const size of [8001, 1_048_600, 3_000_000]) {
+      const answer = await request(server.url, 'POST', `/api/v1/assistant/threads/${thread.id}/messages`, {
+        token: server.demoTokens.ada,
+        rawBody: JSON.stringify({ text: 'x'.repeat(size) }),
+        headers: { 'content-type': 'application/json' },
+      });
+      expectSentence(answer, 422);
+      expect((answer.body as { error: string }).error).toMatch(/^body\.text must NOT have more than 8000 characters/);
     }
   });
 

@@ -157,6 +157,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
   app.post(
     '/assistant/threads/:id/messages',
     {
+      config: { oversizedBodyIsInvalid: `body.text must NOT have more than ${MAX_MESSAGE} characters` },
       schema: {
         operationId: 'sendMessage',
         summary: 'Send a message and get the answer, with any changes the assistant proposes',
