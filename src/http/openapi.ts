@@ -1,10 +1,12 @@
 // How the OpenAPI document is made from the route schemas: shared schemas
 // keep their own names in components (`Error`, not `def-0`), a wildcard
 // path parameter is published as `{path}`, since OpenAPI cannot name `*`,
-// path ids say they are uuids, and a body is required only when it must name
+// path ids say they are uuids, a route that reads a body lists what parsing
+// it answers (BODY_ERRORS), and a body is required only when it must name
 // something (no body at all is taken as `{}`: bodies.ts).
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
-import type { FastifySchema } from 'fastify';
+import type { FastifySchema, RouteOptions } from 'fastify';
+import { BODY_ERRORS } from './schemas.js';
 
 const WILDCARD_NAME = 'path';
 
@@ -42,6 +44,20 @@ function uuidIds(schema: FastifySchema): FastifySchema {
   return { ...schema, params: { ...params, properties } };
 }
 
+const READS_A_BODY = new Set(['POST', 'PUT', 'PATCH']);
+
+/** The schema with the statuses its body parsing can answer (BODY_ERRORS), where the route reads a body. */
+function withBodyErrors(schema: FastifySchema, route: RouteOptions): FastifySchema {
+  const methods = [route.method].flat();
+  if (!methods.some((method) => READS_A_BODY.has(method))) return schema;
+  const response = { ...(schema.response as Record<string, unknown> | undefined) };
+  for (const [status, description] of Object.entries(BODY_ERRORS)) {
+    if (status === '413' && route.config?.oversizedBodyIsInvalid) continue;
+    response[status] ??= { description, $ref: 'Error#' };
+  }
+  return { ...schema, response };
+}
+
 /** Marks each request body required only when its schema requires a field: an absent body is `{}`. */
 function bodiesRequiredOnlyWhenNeeded<Document extends { paths?: unknown }>(document: Document): Document {
   for (const path of Object.values((document.paths ?? {}) as Paths)) {
@@ -61,9 +77,9 @@ export const openapiOptions: FastifyDynamicSwaggerOptions = {
     security: [{ bearer: [] }],
   },
   refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-  transform: ({ schema, url }) => {
+  transform: ({ schema, url, route }) => {
     const named = namedWildcard(schema, url);
-    return { ...named, schema: uuidIds(named.schema) };
+    return { ...named, schema: withBodyErrors(uuidIds(named.schema), route) };
   },
   transformObject: (document) => ('openapiObject' in document ? bodiesRequiredOnlyWhenNeeded(document.openapiObject) : document.swaggerObject),
 };

@@ -26,6 +26,17 @@ const ERROR_MEANINGS: Record<number, string> = {
   503: 'Unavailable',
 };
 
+/**
+ * What a route that reads a body answers before its handler runs (errors.ts
+ * maps Fastify's parser errors to them): malformed JSON, a body over the
+ * limit (unless the route calls that invalid input), not JSON.
+ */
+export const BODY_ERRORS = {
+  400: 'Malformed JSON body',
+  413: 'Body too large',
+  415: 'Unsupported content type: send JSON',
+} as const;
+
 /** Response entries for the error statuses a route can answer with. */
 export function errorResponses(...statuses: (typeof STATUS)[keyof typeof STATUS][]) {
   return Object.fromEntries(

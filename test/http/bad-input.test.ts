@@ -7,18 +7,18 @@ import { client, request, type Answer } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
-let routes: { method: string; path: string }[];
+let routes: { method: string; path: string; documented: string[] }[];
 
 beforeAll(async () => {
   server = await startTestServer('pglite', { demo: true });
   const spec = (await request(server.url, 'GET', '/api/v1/openapi.json')).body as {
-    paths: Record<string, Record<string, unknown>>;
+    paths: Record<string, Record<string, { responses?: Record<string, unknown> }>>;
   };
   // A stream that opens stays open by design (test/turns covers their bad input): the fuzz waits for answers that end.
   routes = Object.entries(spec.paths).flatMap(([path, methods]) =>
     Object.entries(methods)
       .filter(([, operation]) => !JSON.stringify(operation).includes('text/event-stream'))
-      .map(([method]) => ({ method: method.toUpperCase(), path })),
+      .map(([method, operation]) => ({ method: method.toUpperCase(), path, documented: Object.keys(operation.responses ?? {}) })),
   );
 });
 afterAll(() => server.stop());
@@ -63,6 +63,19 @@ describe('bad input on every route', () => {
       });
       expectSentence(answer, 400);
       expect(answer.body).toEqual({ error: 'the request body is not valid JSON; send a JSON object' });
+      expect(route.documented, `${route.method} ${route.path} documents 400`).toContain('400');
+    }
+  });
+
+  it('answers a body that is not JSON with 415 and a sentence, and the document lists it', async () => {
+    for (const route of routes.filter((r) => bodied(r.method))) {
+      const answer = await request(server.url, route.method, withKnown(route.path), {
+        token: server.demoTokens.ada,
+        rawBody: 'name=x',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expectSentence(answer, 415);
+      expect(route.documented, `${route.method} ${route.path} documents 415`).toContain('415');
     }
   });
 
@@ -78,6 +91,7 @@ describe('bad input on every route', () => {
       });
       expectSentence(answer, 413);
       expect(answer.body).toEqual({ error: `the request body is larger than ${limit} bytes; send less` });
+      expect(route.documented, `${route.method} ${route.path} documents 413`).toContain('413');
     }
   });
 
@@ -92,6 +106,9 @@ describe('bad input on every route', () => {
       expectSentence(answer, 422);
       expect((answer.body as { error: string }).error).toMatch(/^body\.text must NOT have more than 8000 characters/);
     }
+    const messages = routes.find((r) => r.method === 'POST' && r.path.endsWith('/messages'));
+    expect(messages?.documented).toContain('422');
+    expect(messages?.documented).not.toContain('413');
   });
 
   it('answers wrong types and missing fields with 422 naming the field', async () => {
