@@ -26,6 +26,16 @@ const PROBES = new Set(['/healthz', '/readyz']);
 /** Seconds a refused client waits before sending again (to another server, through the balancer). */
 const RETRY_AFTER_SECONDS = 1;
 
+/**
+ * Resolves once the event loop has polled its sockets again. A server woken
+ * from a stall reads a request and its client's close in separate polls, and
+ * the embedded store answers without one: without this, a request whose
+ * client left during the stall would run its write before its close is read.
+ */
+function afterNextPoll(): Promise<void> {
+  return new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+}
+
 export class RequestGate {
   private draining = false;
   private inFlight = 0;
@@ -75,6 +85,7 @@ export class RequestGate {
   });
 
   private async beforeWrite(request: FastifyRequest, reply: FastifyReply, arrived: number, tx: Db): Promise<void> {
+    await afterNextPoll();
     const waited = performance.now() - arrived;
     const gone = reply.raw.destroyed || request.raw.socket.destroyed;
     if (gone || waited > this.queueLimitMs) {
