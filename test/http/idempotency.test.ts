@@ -73,6 +73,20 @@ describe('Idempotency-Key on deploy', () => {
     expect(await deploymentCount()).toBe(before + 1);
   });
 
+  it('fences a holder that was taken over: its write can no longer mark the key applied', async () => {
+    const keys = new IdempotencyKeys(server.store.db, 10_000);
+    const request = { operatorId: await operatorIdOf('ada'), key: 'fenced', route: 'POST /api/v1/assistant/tools/deploy', requestHash: 'h' };
+    const first = await keys.claim(request);
+    if (first.kind !== 'run') throw new Error(`claimed: ${first.kind}`);
+    expect(await keys.claim(request)).toEqual({ kind: 'busy', applied: false });
+    await server.store.db.execute(sql`update idempotency_keys set claimed_at = now() - interval '1 minute' where key = 'fenced'`);
+    const second = await keys.claim(request);
+    if (second.kind !== 'run') throw new Error(`taken over: ${second.kind}`);
+    expect(await keys.markApplied(server.store.db, { ...request, attempt: first.attempt })).toBe(false);
+    expect(await keys.markApplied(server.store.db, { ...request, attempt: second.attempt })).toBe(true);
+    expect(await keys.claim(request)).toEqual({ kind: 'busy', applied: true });
+  });
+
   it('keeps keys per operator, and forgets those older than a day', async () => {
     const before = await deploymentCount();
     await ada.post('/api/v1/assistant/tools/deploy', target, keyed('shared-name'));
