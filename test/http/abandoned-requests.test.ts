@@ -6,7 +6,7 @@ import { readFile, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoTokensFile } from '../../src/demo.js';
-import { client, type Client } from '../helpers/http.js';
+import { client, type Answer, type Client } from '../helpers/http.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { freshDemoDataDir } from '../helpers/store.js';
@@ -65,21 +65,40 @@ describe('a write that waited past the request bound', () => {
   });
   afterAll(() => server.stop());
 
-  it('answers 503 with Retry-After and a sentence, changes nothing, and logs it', async () => {
-    const { ada } = demoClients(server);
-    const before = await deploymentCount(ada);
-    // The embedded store busy with something else for longer than the bound: the deploy queues behind it.
+  /** Sends the request while the embedded store is busy with something else for longer than the bound: it queues behind it. */
+  async function behindABusyStore(send: () => Promise<Answer>): Promise<Answer> {
     let release = () => {};
     const held = server.store.db.transaction(() => new Promise<void>((resolve) => (release = resolve)));
-    const answer = ada.post('/api/v1/assistant/tools/deploy', target);
+    const answer = send();
     await new Promise((resolve) => setTimeout(resolve, 600));
     release();
     await held;
-    const late = await answer;
+    return answer;
+  }
+
+  it('answers 503 with Retry-After and a sentence, changes nothing, and logs it', async () => {
+    const { ada } = demoClients(server);
+    const before = await deploymentCount(ada);
+    const late = await behindABusyStore(() => ada.post('/api/v1/assistant/tools/deploy', target));
     expect(late.status).toBe(503);
     expect(late.headers.get('retry-after')).toBe('1');
     expect((late.body as { error: string }).error).toMatch(/^the server did not start this write because it waited \d+ ms, over the 300 ms bound; nothing was changed, so send it again$/);
     expect(await deploymentCount(ada)).toBe(before);
     expect(server.logs.some((line) => line.includes('request abandoned before its write'))).toBe(true);
+  });
+
+  it('leaves a proposal waiting when its accept or accept-all waited past the bound', async () => {
+    const { ada } = demoClients(server);
+    const thread = (await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging' })).body as { id: string };
+    const answer = await ada.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: '/tool deploy {"path": "app.yaml"}' });
+    const proposal = (answer.body as { proposals: { id: string }[] }).proposals[0]?.id;
+    const before = await deploymentCount(ada);
+    const accept = await behindABusyStore(() => ada.post(`/api/v1/assistant/threads/${thread.id}/proposals/${proposal}/accept`));
+    expect(accept.status).toBe(503);
+    const all = await behindABusyStore(() => ada.post(`/api/v1/assistant/threads/${thread.id}/proposals/accept-all`));
+    expect(all.status).toBe(503);
+    const now = (await ada.get(`/api/v1/assistant/threads/${thread.id}`)).body as { proposals: { status: string }[] };
+    expect(now.proposals.map((p) => p.status)).toEqual(['pending']);
+    expect(await deploymentCount(ada)).toBe(before);
   });
 });
