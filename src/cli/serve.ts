@@ -108,12 +108,12 @@ export async function serveUntilSignalled(config: Config): Promise<void> {
       .drain()
       .then(() => server.close())
       .then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(`shutdown failed: ${String(error)}`);
-        process.exit(1);
-      },
-    );
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(`shutdown failed: ${String(error)}`);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
