@@ -50,6 +50,10 @@ export interface Config {
   serverName: string;
   /** A change request nobody decided within this long expires. */
   changeRequestTtlMs: number;
+  /** A write whose request arrived longer ago than this does not start (503): its client has likely given up. */
+  requestQueueLimitMs: number;
+  /** On SIGTERM, requests in flight get this long to finish before the server closes. */
+  drainTimeoutMs: number;
 }
 
 export type LogFormat = 'json' | 'pretty';
@@ -103,6 +107,8 @@ const DEFAULTS = {
   agentAnswerMax: '1048576',
   turnLease: '15s',
   changeRequestTtl: '24h',
+  requestQueueLimit: '10s',
+  drainTimeout: '30s',
 } as const;
 
 /** What `ops serve` reads from the environment besides its flags' own variables; `ops serve --help` lists them. */
@@ -136,6 +142,8 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
     'AION_CHANGE_REQUEST_TTL',
     `a change request (a change where an environment requires two approvals) that nobody approved or declined this long expires (default: ${DEFAULTS.changeRequestTtl})`,
   ],
+  ['AION_REQUEST_QUEUE_LIMIT', `a write (deploy, accept, …) whose request arrived longer ago than this does not start: 503, nothing changed (default: ${DEFAULTS.requestQueueLimit})`],
+  ['AION_DRAIN_TIMEOUT', `on SIGTERM, how long requests in flight may take to finish before the server closes (default: ${DEFAULTS.drainTimeout})`],
 ];
 
 export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Config {
@@ -169,6 +177,8 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
     turnLeaseMs: parseDuration('AION_TURN_LEASE', env.AION_TURN_LEASE ?? DEFAULTS.turnLease),
     serverName: nonEmpty(env.AION_SERVER_NAME) ?? defaultServerName(port),
     changeRequestTtlMs: parseDuration('AION_CHANGE_REQUEST_TTL', env.AION_CHANGE_REQUEST_TTL ?? DEFAULTS.changeRequestTtl),
+    requestQueueLimitMs: parseDuration('AION_REQUEST_QUEUE_LIMIT', env.AION_REQUEST_QUEUE_LIMIT ?? DEFAULTS.requestQueueLimit),
+    drainTimeoutMs: parseDuration('AION_DRAIN_TIMEOUT', env.AION_DRAIN_TIMEOUT ?? DEFAULTS.drainTimeout),
   };
 }
 

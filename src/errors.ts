@@ -35,3 +35,14 @@ export const unavailable = (sentence: string) => new AppError('unavailable', sen
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/**
+ * A write refused before it started, for the request that asked: its client
+ * left, it waited past the bound, or another retry holds its Idempotency-Key.
+ * Nothing changed, so sending it again is safe (503, Retry-After).
+ */
+export class WriteNotStarted extends AppError {
+  constructor(sentence: string) {
+    super('unavailable', sentence, 1);
+  }
+}

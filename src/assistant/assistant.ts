@@ -3,7 +3,7 @@ import type { Operator } from '../access/operators.js';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import { perform, type Actor } from '../domain/actions.js';
-import type { Restrictions, ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
+import type { BeforeWrite, Restrictions, ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
 import { agentCall, agentTools } from './agent.js';
 import type { AssistantDeps } from './deps.js';
 import { acceptAll, acceptProposal, rejectProposal } from './proposals.js';
@@ -109,9 +109,10 @@ export class Assistant {
   }
 
   // Deciding changes proposals only, never the thread's own row: it is described as found.
-  async accept(operator: Operator, threadId: string, proposalId: string): Promise<ThreadResponse> {
+  /** `beforeWrite`: what the request that accepts asks first in the write's transaction (Invocation.beforeWrite). */
+  async accept(operator: Operator, threadId: string, proposalId: string, beforeWrite?: BeforeWrite): Promise<ThreadResponse> {
     const thread = await findThread(this.deps.db, operator, threadId);
-    await acceptProposal(this.deps, operator, thread, proposalId);
+    await acceptProposal(this.deps, operator, thread, proposalId, beforeWrite);
     return describeThread(this.deps.db, this.deps.projects, operator, thread.id);
   }
 
@@ -131,9 +132,9 @@ export class Assistant {
     return agentCall(this.deps, operator, threadId, name, input, restrictions);
   }
 
-  async acceptAll(operator: Operator, threadId: string): Promise<ThreadResponse> {
+  async acceptAll(operator: Operator, threadId: string, beforeWrite?: BeforeWrite): Promise<ThreadResponse> {
     const thread = await findThread(this.deps.db, operator, threadId);
-    await acceptAll(this.deps, operator, thread);
+    await acceptAll(this.deps, operator, thread, beforeWrite);
     return describeThread(this.deps.db, this.deps.projects, operator, thread.id);
   }
 }

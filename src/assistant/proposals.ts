@@ -13,7 +13,7 @@ import { AppError, conflict, notFound } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { isUuid } from '../store/ids.js';
 import { messages, parkedSecrets, proposals } from '../store/schema.js';
-import type { Batch } from '../tools/executor.js';
+import type { Batch, BeforeWrite } from '../tools/executor.js';
 import type { AssistantDeps } from './deps.js';
 import { placeholdersIn, unparkSecrets } from './parking.js';
 import { NO_LONGER_EXECUTABLE, REPLACED } from './proposing.js';
@@ -35,10 +35,10 @@ async function findProposal(db: Db, thread: ThreadRecord, id: string): Promise<P
 }
 
 /** Accepts one proposal; true when its tool succeeded (or waits on a change request now), false when it failed. */
-export async function acceptProposal(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, id: string): Promise<boolean> {
+export async function acceptProposal(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, id: string, beforeWrite?: BeforeWrite): Promise<boolean> {
   const proposal = await findProposal(deps.db, thread, id);
   try {
-    return await accept(deps, operator, thread, proposal);
+    return await accept(deps, operator, thread, proposal, { beforeWrite });
   } finally {
     await announceDecision(deps, thread);
   }
@@ -62,13 +62,19 @@ interface Settling {
  * taken is a conflict, and one that never can (no longer executable) also
  * fails the proposal.
  */
-async function accept(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, proposal: ProposalRecord, settling?: Settling): Promise<boolean> {
+async function accept(
+  deps: AssistantDeps,
+  operator: Operator,
+  thread: ThreadRecord,
+  proposal: ProposalRecord,
+  { settling, beforeWrite }: { settling?: Settling; beforeWrite?: BeforeWrite | undefined },
+): Promise<boolean> {
   const batch = settling?.batch;
   const db = batch?.tx ?? deps.db;
   let unrunnable: string | null = null;
   const outcome = await deps.executor
     .run(
-      { operator, via: 'assistant', threadId: thread.id, proposalId: proposal.id },
+      { operator, via: 'assistant', threadId: thread.id, proposalId: proposal.id, ...(beforeWrite ? { beforeWrite } : {}) },
       proposal.tool,
       await inputWithParkedValues(deps, db, thread, proposal),
       {
@@ -196,8 +202,9 @@ export async function rejectProposal(deps: AssistantDeps, actor: Actor, thread: 
  * meanwhile) rolls back to its savepoint, is recorded, and ends the run; the
  * ones before it stay accepted, the rest waiting. Accept-all answers 200 either way.
  */
-export async function acceptAll(deps: AssistantDeps, operator: Operator, thread: ThreadRecord): Promise<void> {
+export async function acceptAll(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, beforeWrite?: BeforeWrite): Promise<void> {
   await deps.changes.transaction(deps.db, async (tx, touch) => {
+    await beforeWrite?.(tx);
     const newest = await newestAnswerId(tx, thread.id);
     if (newest === null) return;
     const waiting = await tx
@@ -210,7 +217,7 @@ export async function acceptAll(deps: AssistantDeps, operator: Operator, thread:
     await deps.executor.batch(tx, touch, async (batch) => {
       const settling: Settling = { batch, results: [] };
       for (const proposal of waiting) {
-        const accepted = await accept(deps, operator, thread, proposal, settling).catch((error: unknown) => {
+        const accepted = await accept(deps, operator, thread, proposal, { settling }).catch((error: unknown) => {
           if (error instanceof AppError && error.kind === 'conflict') return false;
           throw error;
         });

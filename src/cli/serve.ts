@@ -22,6 +22,12 @@ export interface RunningServer {
   services: Services;
   store: Store;
   url: string;
+  /**
+   * Stops taking requests (/readyz fails, new ones get 503 with Retry-After),
+   * answers held ones at once, and resolves once those in flight ended or
+   * AION_DRAIN_TIMEOUT passed; `close` then ends what is left.
+   */
+  drain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -33,7 +39,7 @@ export async function startServer(
   checkAdminToken(config.adminToken);
   const store = await openStore(config);
   try {
-    const { app, services, logFormat } = await buildApp({ store, config, ...(logStream ? { logStream } : {}) });
+    const { app, services, gate, logFormat } = await buildApp({ store, config, ...(logStream ? { logStream } : {}) });
     if (store.repairedModes > 0) {
       app.log.warn(
         { dataDir: config.dataDir, repaired: store.repairedModes },
@@ -61,6 +67,11 @@ export async function startServer(
       services,
       store,
       url,
+      drain: async () => {
+        const draining = gate.drain(config.drainTimeoutMs);
+        services.changes.stopWaiting();
+        await draining;
+      },
       close: async () => {
         await app.close();
         await store.close();
@@ -96,14 +107,17 @@ export async function serveUntilSignalled(config: Config): Promise<void> {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    server.app.log.info({ signal }, 'shutting down');
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(`shutdown failed: ${String(error)}`);
-        process.exit(1);
-      },
-    );
+    server.app.log.info({ signal }, 'draining: refusing new requests, finishing those in flight, then shutting down');
+    server
+      .drain()
+      .then(() => server.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(`shutdown failed: ${String(error)}`);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -14,6 +14,9 @@ import { errorSchema, registerErrorHandling } from './errors.js';
 import { CENSOR, REDACTED_PATHS, serializeRequest } from './log-redaction.js';
 import { QuietRequestLog } from './request-log.js';
 import { instrument } from './metrics.js';
+import { idempotencyPlugin } from './idempotency.js';
+import { RequestGate } from './request-gate.js';
+import { IdempotencyKeys } from '../store/idempotency-keys.js';
 import { openapiOptions } from './openapi.js';
 import { originGuard } from './origins.js';
 import { liveRoutes } from './routes/live.js';
@@ -42,12 +45,16 @@ const MAX_PARAM_LENGTH = 500;
 
 export interface AppOptions {
   store: Store;
-  config: Pick<Config, 'logLevel' | 'logFormat' | 'metricsToken' | 'host' | 'allowedOrigins'> & ServiceConfig;
+  config: Pick<Config, 'logLevel' | 'logFormat' | 'metricsToken' | 'host' | 'allowedOrigins' | 'requestQueueLimitMs'> & ServiceConfig;
   /** Where log lines go; stderr by default. */
   logStream?: Writable;
 }
 
-export async function buildApp({ store, config, logStream }: AppOptions): Promise<{ app: FastifyInstance; services: Services; logFormat: LogFormat }> {
+export async function buildApp({
+  store,
+  config,
+  logStream,
+}: AppOptions): Promise<{ app: FastifyInstance; services: Services; gate: RequestGate; logFormat: LogFormat }> {
   const log = await logOutput(config.logFormat, logStream ?? process.stderr);
   const app = Fastify({
     logger: {
@@ -80,12 +87,16 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   app.setValidatorCompiler(({ schema, httpPart }) => compileAtTheEdge(httpPart === 'body' ? strict : lenient, schema));
 
   const services = await createServices(store, config, app.log);
+  const idempotencyKeys = new IdempotencyKeys(services.db, config.requestQueueLimitMs);
+  idempotencyKeys.start((err) => app.log.error({ err }, 'forgetting day-old idempotency keys failed; trying again in an hour'));
+  const gate = new RequestGate(config.requestQueueLimitMs, idempotencyKeys);
   // Held requests (?wait) answer at once, so closing never waits one out.
   app.addHook('preClose', async () => {
     services.changes.stopWaiting();
     // Turns running here end as cancelled, with what they had said, rather than wait out their lease.
     services.turns.close();
     services.changeRequests.close();
+    idempotencyKeys.close();
   });
   app.addHook('onClose', async () => {
     await services.agents.stopAll();
@@ -103,10 +114,13 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   instrument(app, services.metrics.registry, services.changes);
 
   await app.register(swagger, openapiOptions);
+  // First: a request's arrival is when it reached the server, before anything else it waits for.
+  await app.register(gate.plugin);
   // Before authentication: a rebound or foreign request is refused whatever token it carries.
   await app.register(originGuard, { host: config.host, allowedOrigins: config.allowedOrigins });
   await app.register(authPlugin, { authenticator: services.authenticator });
-  await app.register(operationRoutes, { store, metrics: services.metrics.registry, metricsToken: config.metricsToken });
+  await app.register(idempotencyPlugin, { keys: idempotencyKeys });
+  await app.register(operationRoutes, { store, gate, metrics: services.metrics.registry, metricsToken: config.metricsToken });
   await app.register(
     async (api) => {
       for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes, agentRoutes, turnRoutes, changeRoutes, projectChangeRoutes, changeRequestRoutes]) {
@@ -117,5 +131,5 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   );
   await app.register(mcpRoutes, { services });
   await webConsole?.register(app);
-  return { app, services, logFormat: log.format };
+  return { app, services, gate, logFormat: log.format };
 }

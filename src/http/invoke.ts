@@ -13,7 +13,7 @@ import type { Via } from '../store/schema.js';
 import { operatorOf } from './auth.js';
 
 export function invocationOf(request: FastifyRequest): Invocation {
-  return { operator: operatorOf(request), via: viaOf(request), ...restrictionsOf(request), requestId: request.id };
+  return { operator: operatorOf(request), via: viaOf(request), ...restrictionsOf(request), requestId: request.id, beforeWrite: request.beforeWrite };
 }
 
 /** The request's operator and how they came: who performs an action outside the catalogue. */

@@ -493,3 +493,34 @@ export const changeRequests = pgTable(
     index('change_requests_pending').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
   ],
 );
+
+export const IDEMPOTENCY_STATUSES = ['running', 'applied', 'done'] as const;
+
+/**
+ * A request sent with an `Idempotency-Key` (deploy, rollback, accept), kept
+ * 24 h so a retry on any server answers what the first got instead of running
+ * again. `attempt` fences the request that holds the key: its write marks the
+ * row `applied` in the write's own transaction, only while it still holds it.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    operatorId: uuid('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** `METHOD /path` as sent: the same key on another route is another request. */
+    route: text('route').notNull(),
+    /** SHA-256 of the body, keys sorted. */
+    requestHash: text('request_hash').notNull(),
+    attempt: uuid('attempt').notNull(),
+    status: text('status', { enum: IDEMPOTENCY_STATUSES }).notNull().default('running'),
+    responseStatus: integer('response_status'),
+    /** The answer's body as it was sent. */
+    response: text('response'),
+    createdAt: createdAt(),
+    /** When the attempt holding it began: one older than the request bound can no longer start its write. */
+    claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.operatorId, t.key] }), index('idempotency_keys_created').on(t.createdAt)],
+);

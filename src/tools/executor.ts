@@ -16,7 +16,7 @@ import type { Operator } from '../access/operators.js';
 import type { AuditEntry } from '../domain/audit.js';
 import { lockEnvironment } from '../domain/environment-lock.js';
 import { findEnvironment, type Environment, type ProjectAccess, type Protection } from '../domain/projects.js';
-import { AppError, conflict, invalid, notFound, type ErrorKind } from '../errors.js';
+import { AppError, conflict, invalid, notFound, WriteNotStarted, type ErrorKind } from '../errors.js';
 import type { Changes, Topic } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import type { Outcome, Via } from '../store/schema.js';
@@ -53,7 +53,17 @@ export interface Restrictions {
   conversation?: boolean;
   /** The HTTP request that made the call, to tie its log line to the request's. */
   requestId?: string;
+  /**
+   * Runs first in a write's transaction (before a decision's claim), for the
+   * request that asked: throws WriteNotStarted when it no longer wants the
+   * write (its client left, it waited too long), and claims what must commit
+   * with the write (its Idempotency-Key).
+   */
+  beforeWrite?: BeforeWrite;
 }
+
+/** See Invocation.beforeWrite. */
+export type BeforeWrite = (tx: Db) => Promise<void>;
 
 export interface ToolCallResponse {
   tool: string;
@@ -435,6 +445,8 @@ export class Executor {
     const { tool, input, redacted, project, environment } = admitted;
     try {
       if (tool.tag === 'read' || tool.decides) {
+        // A decision opens its own write transaction: the request is asked just before.
+        if (tool.decides) await invocation.beforeWrite?.(this.deps.db);
         const result = await tool.run(this.context(invocation, admitted, this.deps.db), input);
         // A decision wrote its entry in its own transaction, naming the change request's project.
         if (tool.decides) this.observe(invocation, this.entry(invocation, tool.name, redacted, project, environment, 'ok', null));
@@ -442,12 +454,15 @@ export class Executor {
         return { tool: tool.name, is_error: false, result, failure: null };
       }
       const { result, entry, requested } = await this.deps.changes.transaction(this.deps.db, async (tx, touch): Promise<Written> => {
+        await invocation.beforeWrite?.(tx);
         const held = await this.heldFor(admitted, tx);
         return held ? this.request(invocation, admitted, held, tx, touch, true) : this.write(invocation, admitted, tx, touch, true);
       });
       this.observe(invocation, entry);
       return { tool: tool.name, is_error: false, result, failure: null, ...(requested ? { changeRequest: requested } : {}) };
     } catch (error) {
+      // Nothing ran: the request's answer says so, not a tool failure.
+      if (error instanceof WriteNotStarted) throw error;
       return this.fail(invocation, tool, redacted, project, environment, error);
     }
   }
@@ -505,6 +520,8 @@ export class Executor {
     let admitted: Admitted | undefined;
     let locked: LockTaken | undefined;
     const work = async (tx: Db, touch: (topic: Topic) => void): Promise<Written> => {
+      // A batch asked its request once, in its own transaction.
+      if (!batch) await invocation.beforeWrite?.(tx);
       const lost = await claim(tx);
       if (lost) throw new ClaimLost(lost);
       const checked = await this.admit(invocation, name, input, { tx, fresh: batch?.fresh ?? false });

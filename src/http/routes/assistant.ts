@@ -9,6 +9,7 @@ import { assistantStatusSchema } from '../../wire/assistant-status.js';
 import { threadResponseSchema } from '../../wire/thread.js';
 import { usageSchema } from '../../wire/usage.js';
 import { operatorOf } from '../auth.js';
+import { idempotencyHeaders } from '../idempotency.js';
 import { actorOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin, threadParams } from '../schemas.js';
 
@@ -19,6 +20,10 @@ const proposalParams = {
   properties: { id: { type: 'string', maxLength: 100 }, proposal_id: { type: 'string', maxLength: 100 } },
   required: ['id', 'proposal_id'],
 } as const;
+
+/** What a deciding route says of retries and abandoned requests. */
+const WRITE_GATE =
+  'Takes an Idempotency-Key (see the header). A request whose client left, or that waited over AION_REQUEST_QUEUE_LIMIT to start its write, changes nothing: 503 with Retry-After.';
 
 const MAX_MESSAGE = 8000;
 const MAX_THREADS = 200;
@@ -181,29 +186,35 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
   app.post(
     '/assistant/threads/:id/proposals/accept-all',
     {
+      config: { idempotent: true },
       schema: {
         operationId: 'acceptAllProposals',
         summary: 'Accept every waiting proposal of the newest answer, in order, stopping at the first that fails',
+        description: WRITE_GATE,
         tags,
+        headers: idempotencyHeaders,
         params: threadParams,
-        response: { 200: threadResponseSchema, ...errorResponses(401, 404) },
+        response: { 200: threadResponseSchema, ...errorResponses(401, 404, 409, 422, 503) },
       },
     },
-    async (request) => assistant.acceptAll(operatorOf(request), request.params.id),
+    async (request) => assistant.acceptAll(operatorOf(request), request.params.id, request.beforeWrite),
   );
 
   app.post(
     '/assistant/threads/:id/proposals/:proposal_id/accept',
     {
+      config: { idempotent: true },
       schema: {
         operationId: 'acceptProposal',
         summary: 'Accept one proposal, which carries out the change with your permissions',
+        description: WRITE_GATE,
         tags,
+        headers: idempotencyHeaders,
         params: proposalParams,
-        response: { 200: threadResponseSchema, ...errorResponses(401, 404, 409) },
+        response: { 200: threadResponseSchema, ...errorResponses(401, 404, 409, 422, 503) },
       },
     },
-    async (request) => assistant.accept(operatorOf(request), request.params.id, request.params.proposal_id),
+    async (request) => assistant.accept(operatorOf(request), request.params.id, request.params.proposal_id, request.beforeWrite),
   );
 
   app.post(

@@ -35,7 +35,7 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
       const backend =
         caller?.kind === 'session'
           ? conversationBackend(services.assistant, caller.operator, caller.threadId, settings)
-          : executorBackend(services.executor, operatorOf(request), settings);
+          : executorBackend(services.executor, operatorOf(request), settings, request.beforeWrite);
       const answer = await answerMcpRequest(backend, settings, { method: request.method, headers: request.headers, body: request.body });
       // One JSON document, sent as any route's answer is (with its length).
       return reply.code(answer.status).headers(answer.headers).send(answer.body ?? undefined);

@@ -6,6 +6,7 @@ import { badToken, unavailable } from '../../errors.js';
 import type { Store } from '../../store/db.js';
 import { bearerToken } from '../auth.js';
 import { isLoopbackHost } from '../origins.js';
+import type { RequestGate } from '../request-gate.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const PUBLIC = { accepts: [] };
@@ -16,9 +17,9 @@ function sameSecret(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-export const operationRoutes: FastifyPluginAsync<{ store: Store; metrics: Registry; metricsToken: string | null }> = async (
+export const operationRoutes: FastifyPluginAsync<{ store: Store; gate: RequestGate; metrics: Registry; metricsToken: string | null }> = async (
   app,
-  { store, metrics, metricsToken },
+  { store, gate, metrics, metricsToken },
 ) => {
   const mayReadMetrics = (request: FastifyRequest) => {
     const token = bearerToken(request);
@@ -27,9 +28,15 @@ export const operationRoutes: FastifyPluginAsync<{ store: Store; metrics: Regist
     return LOOPBACK.has(request.socket.remoteAddress ?? '') && isLoopbackHost(request.headers.host);
   };
 
+  // The process lives: nothing else is asked, so a slow store never gets a live server restarted.
   app.get('/healthz', { config: PUBLIC, schema: { hide: true } }, async () => ({ ok: true }));
 
-  app.get('/readyz', { config: PUBLIC, schema: { hide: true } }, async () => {
+  // Ready for traffic: not draining, and the store answers. Migrations ran before the server listened at all.
+  app.get('/readyz', { config: PUBLIC, schema: { hide: true } }, async (_request, reply) => {
+    if (!gate.ready) {
+      void reply.header('retry-after', '1');
+      throw unavailable('this server is shutting down: send traffic to the others');
+    }
     try {
       await store.ping();
     } catch {

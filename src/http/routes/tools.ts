@@ -5,6 +5,10 @@ import { toolDescriptorSchema } from '../../wire/tool-descriptor.js';
 import { invocationOf, restrictionsOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
 import { operatorOf } from '../auth.js';
+import { idempotencyHeaders } from '../idempotency.js';
+
+/** The writes a client retries, which keep an Idempotency-Key. */
+const RETRIED_WRITES = new Set(['deploy', 'rollback']);
 
 const anyObject = { type: 'object', additionalProperties: true } as const;
 
@@ -57,15 +61,17 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
   app.post(
     '/assistant/tools/:name',
     {
+      config: { idempotent: (request) => RETRIED_WRITES.has((request.params as { name: string }).name) },
       schema: {
         operationId: 'runTool',
         summary: 'Run one tool as the caller; the body is the tool input, verbatim',
         description:
-          'X-Aion-Tools (a comma-separated list) makes every other tool a 404; X-Aion-Read-Only: 1 refuses every tool that changes anything (is_error). Both hold for any caller; an unreadable X-Aion-Read-Only is a 422.',
+          'X-Aion-Tools (a comma-separated list) makes every other tool a 404; X-Aion-Read-Only: 1 refuses every tool that changes anything (is_error). Both hold for any caller; an unreadable X-Aion-Read-Only is a 422. Idempotency-Key is kept for deploy and rollback (other tools ignore it). A write whose client left, or that waited over AION_REQUEST_QUEUE_LIMIT to start, does not run: 503 with Retry-After.',
         tags: ['assistant'],
+        headers: idempotencyHeaders,
         params: { type: 'object', properties: { name: { type: 'string', maxLength: 200 } }, required: ['name'] },
         body: anyObject,
-        response: { 200: toolCallResponse, ...errorResponses(401, 404, 422) },
+        response: { 200: toolCallResponse, ...errorResponses(401, 404, 409, 422, 503) },
       },
     },
     async (request) => {
