@@ -27,6 +27,7 @@ import { conceptRoutes } from './routes/concepts.js';
 import { agentRoutes } from './routes/agents.js';
 import { assistantRoutes } from './routes/assistant.js';
 import { changeRequestRoutes } from './routes/change-requests.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { projectChangeRoutes } from './routes/project-changes.js';
 import { turnRoutes } from './routes/turns.js';
 import { changeRoutes } from './routes/changes.js';
@@ -84,6 +85,7 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
     services.changeRequests.close();
   });
   app.addHook('onClose', async () => {
+    await services.webhooks.close();
     await services.agents.stopAll();
     await services.drain();
   });
@@ -105,7 +107,7 @@ export async function buildApp({ store, config, logStream }: AppOptions): Promis
   await app.register(operationRoutes, { store, metrics: services.metrics.registry, metricsToken: config.metricsToken });
   await app.register(
     async (api) => {
-      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes, agentRoutes, turnRoutes, changeRoutes, projectChangeRoutes, changeRequestRoutes]) {
+      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes, agentRoutes, turnRoutes, changeRoutes, projectChangeRoutes, changeRequestRoutes, webhookRoutes]) {
         await api.register(routes, { services });
       }
     },
