@@ -111,21 +111,25 @@ export function WebhooksPage({ params }: { params: { project: string } }) {
           ))}
         </tbody>
       </table>
-      <form className="inline" onSubmit={submit} aria-label="Add a webhook">
-        <label htmlFor="webhook-url">URL</label>
-        <input id="webhook-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://hooks.slack.com/services/…" required size={40} />
+      <form className="webhook-form" onSubmit={submit} aria-label="Add a webhook">
+        <div className="row">
+          <label htmlFor="webhook-url">URL</label>
+          <input id="webhook-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://hooks.slack.com/services/…" required />
+        </div>
         <fieldset className="webhook-events">
           <legend>Events</legend>
-          {WEBHOOK_EVENTS.map((e) => (
-            <label key={e}>
-              <input
-                type="checkbox"
-                checked={events.includes(e)}
-                onChange={(change) => setEvents(change.target.checked ? [...events, e] : events.filter((x) => x !== e))}
-              />
-              {EVENT_LABELS[e]}
-            </label>
-          ))}
+          <div className="choices">
+            {WEBHOOK_EVENTS.map((e) => (
+              <label key={e}>
+                <input
+                  type="checkbox"
+                  checked={events.includes(e)}
+                  onChange={(change) => setEvents(change.target.checked ? [...events, e] : events.filter((x) => x !== e))}
+                />
+                {EVENT_LABELS[e]}
+              </label>
+            ))}
+          </div>
         </fieldset>
         <ActionButton permission={ALLOWED} type="submit" disabled={add.isPending || events.length === 0}>
           Add webhook

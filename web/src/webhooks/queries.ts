@@ -10,12 +10,12 @@ export function useWebhooks(project: string, enabled: boolean) {
   return useQuery({ queryKey: queryKeys.webhooks(project), queryFn: () => api<WebhookResponse[]>('GET', webhooksPath(project)), enabled });
 }
 
-/** Read again every few seconds while one still waits to be sent. */
+/** Read again every few seconds while one waits to be sent, else now and then (what a change tells arrives without the page). */
 export function useDeliveries(project: string, enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.webhookDeliveries(project),
     queryFn: () => api<DeliveryResponse[]>('GET', `/api/v1/projects/${encodeURIComponent(project)}/webhook-deliveries?limit=50`),
     enabled,
-    refetchInterval: (query) => (query.state.data?.some((d) => d.status === 'pending') ? 3_000 : false),
+    refetchInterval: (query) => (query.state.data?.some((d) => d.status === 'pending') ? 2_000 : 10_000),
   });
 }
