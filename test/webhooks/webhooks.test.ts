@@ -3,6 +3,7 @@
 // left waiting) is posted to it, signed, retried with backoff while the
 // receiver fails, recorded with its tries, and linked to the console; a
 // receiver that stays down ends failed with every try counted.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryResponse, WebhookResponse } from '../../src/wire/webhook.js';
 import { request, type Client } from '../helpers/http.js';
@@ -98,6 +99,28 @@ describe('a receiver that fails the first tries', () => {
     await waitFor(() => receiver.deliveredCount().size === 1, 10_000);
     expect(receiver.received.map((r) => r.event)).toEqual(['change_request.declined']);
     expect(receiver.received[0]?.body).toMatchObject({ change_request: { id, status: 'declined', comment: 'not today' } });
+  });
+});
+
+describe('a request that goes stale or expires', () => {
+  it('is told as change_request.stale and change_request.expired', async () => {
+    const { receiver } = await hooked(['change_request.stale', 'change_request.expired']);
+    const deploy = await mustCall(olive, 'deploy', { ...production, path: 'app.yaml' });
+    const stale = (deploy.change_request as { id: string }).id;
+    const current = await mustCall(vic, 'read_document', { project: 'shop', path: 'app.yaml' });
+    await mustCall(ada, 'write_document', { project: 'shop', path: 'app.yaml', base_revision: current.revision, text: String(current.text).replace('port: 8080', 'port: 8081') });
+    expect((await ada.post(`/api/v1/change-requests/${stale}/approve`)).status).toBe(409);
+
+    const expiring = await ask('EXPIRING');
+    await server.services.db.execute(sql`update change_requests set expires_at = now() - interval '1 second' where id = ${expiring}`);
+    expect((await ada.get('/api/v1/change-requests?project=shop')).status).toBe(200);
+
+    await waitFor(() => receiver.deliveredCount().size === 2, 10_000);
+    const told = Object.fromEntries(receiver.received.map((r) => [r.event, r.body.change_request]));
+    expect(told).toEqual({
+      'change_request.stale': expect.objectContaining({ id: stale, status: 'stale', tool: 'deploy' }),
+      'change_request.expired': expect.objectContaining({ id: expiring, status: 'expired' }),
+    });
   });
 });
 
