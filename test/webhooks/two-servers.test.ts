@@ -49,7 +49,7 @@ describe.skipIf(!POSTGRES_URL)('webhooks across two servers on one PostgreSQL', 
     // A while longer: nothing more arrives.
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const counts = receiver.deliveredCount();
-    expect([...counts].filter(([, n]) => n !== 1), "deliveries received more than once").toEqual([]);
+    expect([...counts].filter(([, n]) => n !== 1), 'deliveries received more than once').toEqual([]);
     expect(receiver.received.every((r) => r.signed)).toBe(true);
     expect(receiver.received.filter((r) => r.answered === 500)).toHaveLength(2 * REQUESTS);
     const told = receiver.received.filter((r) => r.answered === 200).map((r) => `${r.event} ${(r.body.change_request as { id: string }).id}`);
