@@ -160,7 +160,7 @@ export function WebhooksPage({ params }: { params: { project: string } }) {
           )}
           {deliveries.data?.map((d) => (
             <tr key={d.id}>
-              <td className="muted">{shortTime(d.created_at)}</td>
+              <td className="muted webhook-when">{shortTime(d.created_at)}</td>
               <td>
                 {d.summary} <span className="muted">to {urlOf.get(d.webhook) ?? 'a removed hook'}</span>
               </td>
