@@ -76,7 +76,7 @@ export class Webhooks {
         .values({ projectId: access.id, url: input.url, events: unique(input.events), active: input.active ?? true, sealedSecret: this.deps.secretBox.seal(secret), createdBy: by.operator.id })
         .returning({ id: webhooks.id });
       if (!row) throw new Error('webhook insert returned no row');
-      await this.audit(tx, by, access, 'create_webhook', row.id, input);
+      await this.audit(tx, by, access, 'create_webhook', described(row.id, input));
       return { ...view(await this.one(tx, access, row.id)), secret };
     });
   }
@@ -90,7 +90,7 @@ export class Webhooks {
         .update(webhooks)
         .set({ ...(input.url === undefined ? {} : { url: input.url }), ...(input.events === undefined ? {} : { events: unique(input.events) }), ...(input.active === undefined ? {} : { active: input.active }) })
         .where(eq(webhooks.id, id));
-      await this.audit(tx, by, access, 'update_webhook', id, input);
+      await this.audit(tx, by, access, 'update_webhook', described(id, input));
       return view(await this.one(tx, access, id));
     });
   }
@@ -100,7 +100,7 @@ export class Webhooks {
     await this.deps.db.transaction(async (tx) => {
       await this.one(tx, access, id);
       await tx.delete(webhooks).where(eq(webhooks.id, id));
-      await this.audit(tx, by, access, 'delete_webhook', id, {});
+      await this.audit(tx, by, access, 'delete_webhook', { webhook: id });
     });
   }
 
@@ -125,7 +125,7 @@ export class Webhooks {
         .update(webhookDeliveries)
         .set({ status: 'pending', attempts: 0, nextAttemptAt: sql`now()`, deliveredAt: null })
         .where(eq(webhookDeliveries.id, id));
-      await this.audit(tx, by, access, 'redeliver_webhook', found.webhookId, { delivery: id });
+      await this.audit(tx, by, access, 'redeliver_webhook', { webhook: found.webhookId, delivery: id });
       const [again] = await selectDeliveries(tx).where(eq(webhookDeliveries.id, id));
       return again ?? found;
     });
@@ -159,20 +159,14 @@ export class Webhooks {
     return row;
   }
 
-  /** An audit entry naming the hook and where it posts — its host only, as a URL's path may hold a token. */
-  private async audit(tx: Db, by: Actor, access: ProjectAccess, tool: string, id: string, input: HookInput | { delivery: string }): Promise<void> {
-    const { url, ...rest } = input as HookInput;
-    await this.deps.audit.write(tx, {
-      operator: by.operator.name,
-      via: by.via,
-      tool,
-      project: access.slug,
-      environment: null,
-      outcome: 'ok',
-      input: { webhook: id, ...(url === undefined ? {} : { host: new URL(url).host }), ...rest },
-      error: null,
-    });
+  private async audit(tx: Db, by: Actor, access: ProjectAccess, tool: string, input: Record<string, unknown>): Promise<void> {
+    await this.deps.audit.write(tx, { operator: by.operator.name, via: by.via, tool, project: access.slug, environment: null, outcome: 'ok', input, error: null });
   }
+}
+
+/** A hook's change as the audit keeps it: where it posts by host only, as a URL's path or query may hold a token. */
+function described(id: string, { url, ...rest }: HookInput): Record<string, unknown> {
+  return { webhook: id, ...(url === undefined ? {} : { host: new URL(url).host }), ...rest };
 }
 
 function unique(events: readonly WebhookEvent[]): WebhookEvent[] {

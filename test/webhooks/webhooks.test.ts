@@ -90,6 +90,10 @@ describe('a receiver that fails the first tries', () => {
     const listed = (await ada.get('/api/v1/projects/shop/webhooks')).body as WebhookResponse[];
     expect(listed.find((h) => h.id === hook.id)).not.toHaveProperty('secret');
     expect(JSON.stringify(listed)).not.toContain(hook.secret);
+    // Audited by host: a URL's path may hold a token.
+    const { entries } = await mustCall(ada, 'read_audit', { project: 'shop', tool: 'create_webhook' });
+    expect(entries).toEqual([expect.objectContaining({ operator: 'ada', outcome: 'ok', input: { webhook: hook.id, host: new URL(receiver.url).host, events: hook.events } })]);
+    expect(JSON.stringify(entries)).not.toContain('/hooks/aion');
   });
 
   it('hears only the events it follows, and a decline', async () => {
