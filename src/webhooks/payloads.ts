@@ -23,7 +23,12 @@ export interface StoredPayload {
 export function bodyOf(payload: StoredPayload, deliveryId: string, consoleUrl: string): string {
   const { summary, path, ...rest } = payload;
   const url = `${consoleUrl}${path}`;
-  return JSON.stringify({ text: `${summary} ${url}`, ...rest, url, delivery: deliveryId });
+  return JSON.stringify({ text: `${slackEscaped(summary)} ${url}`, ...rest, url, delivery: deliveryId });
+}
+
+/** What people typed (a reason, a comment) stays text in Slack: `<!channel>` must not ping a channel, nor `<url|x>` make a link. */
+function slackEscaped(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
 /** The event a change request's new status tells; a withdrawal is a decline, a failed run an approval. */

@@ -96,13 +96,16 @@ describe('a receiver that fails the first tries', () => {
     expect(JSON.stringify(entries)).not.toContain('/hooks/aion');
   });
 
-  it('hears only the events it follows, and a decline', async () => {
+  it('hears only the events it follows, and a decline, its comment escaped in text', async () => {
     const { receiver } = await hooked(['change_request.declined']);
     const id = await ask('DECLINED');
-    expect((await ada.post(`/api/v1/change-requests/${id}/decline`, { comment: 'not today' })).status).toBe(200);
+    expect((await ada.post(`/api/v1/change-requests/${id}/decline`, { comment: 'not today <!channel>' })).status).toBe(200);
     await waitFor(() => receiver.deliveredCount().size === 1, 10_000);
     expect(receiver.received.map((r) => r.event)).toEqual(['change_request.declined']);
-    expect(receiver.received[0]?.body).toMatchObject({ change_request: { id, status: 'declined', comment: 'not today' } });
+    const { body } = receiver.received[0] ?? {};
+    expect(body).toMatchObject({ change_request: { id, status: 'declined', comment: 'not today <!channel>' } });
+    // What people typed pings nobody in Slack.
+    expect(body?.text).toContain('declined by ada ("not today &lt;!channel&gt;"); set_secret did not run.');
   });
 });
 
