@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryResponse, WebhookResponse } from '../../src/wire/webhook.js';
-import { request, type Client } from '../helpers/http.js';
+import { client, request, type Client } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { demoClients, mustCall } from '../helpers/tools.js';
 import { waitFor } from '../helpers/wait.js';
@@ -203,6 +203,13 @@ describe('bad input', () => {
     expect(await vic.get('/api/v1/projects/shop/webhook-deliveries')).toMatchObject({
       status: 403,
       body: { error: 'to manage webhooks you need environment:manage on shop; your role there is viewer' },
+    });
+    // An agent's session credential, though its operator is an admin: not a token these routes take.
+    const thread = (await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging' })).body as { id: string };
+    const credential = (await ada.post(`/api/v1/assistant/threads/${thread.id}/session-credential`)).body as { token: string };
+    expect(await add(client(server.url, credential.token), { url: 'https://hooks.example.com/x', events: ['change_request.opened'] })).toMatchObject({
+      status: 401,
+      body: { error: 'bad token' },
     });
     expect(await ada.delete('/api/v1/projects/shop/webhooks/nope')).toMatchObject({ status: 404, body: { error: 'no such webhook in shop: nope' } });
     expect(await ada.post('/api/v1/projects/shop/webhook-deliveries/00000000-0000-4000-8000-000000000000/redeliver')).toMatchObject({

@@ -1,19 +1,11 @@
 // A project's outgoing webhooks (DESIGN.md §14): admins (environment:manage)
 // list, add, change and remove them, read their deliveries and redeliver one.
-// A hook's secret is in the answer that adds it, never again. Managing them
-// is a person's act: a session credential (an agent's) is told so.
-import type { preHandlerHookHandler } from 'fastify';
-import { forbidden } from '../../errors.js';
+// A hook's secret is in the answer that adds it, never again. Operator tokens
+// only (the default): an agent's session credential is a bad token here.
 import type { Services } from '../../services.js';
 import { deliverySchema, webhookEventSchema, webhookSchema } from '../../wire/webhook.js';
 import { actorOf } from '../invoke.js';
 import { errorResponses, projectParams, type RoutePlugin } from '../schemas.js';
-
-const refuseSessions: preHandlerHookHandler = async (request) => {
-  if (request.caller?.kind === 'session') {
-    throw forbidden("managing webhooks is a person's act, and this is a conversation's session credential; use your own token");
-  }
-};
 
 const hookParams = {
   type: 'object',
@@ -27,7 +19,6 @@ const active = { type: 'boolean', description: 'Whether it is sent to (default t
 
 export const webhookRoutes: RoutePlugin<{ services: Services }> = async (app, { services }) => {
   const tags = ['webhooks'];
-  app.addHook('preHandler', refuseSessions);
 
   app.get(
     '/projects/:project/webhooks',
