@@ -54,6 +54,21 @@ export interface Config {
   requestQueueLimitMs: number;
   /** On SIGTERM, requests in flight get this long to finish before the server closes. */
   drainTimeoutMs: number;
+  /** Where people reach the console (`https://aion.example.com`), for links sent out; null: the address this server listens on. */
+  publicUrl: string | null;
+  webhooks: WebhookConfig;
+}
+
+/** How outgoing webhooks are sent (src/webhooks). */
+export interface WebhookConfig {
+  /** Tries per delivery before it is failed. */
+  attempts: number;
+  /** The wait after the first failed try; each next one is four times longer (with jitter), at most 6 h. */
+  backoffMs: number;
+  /** A receiver that has not answered within this long failed this try. */
+  timeoutMs: number;
+  /** Whether hooks may post to loopback and private addresses (off: only public ones). */
+  allowPrivate: boolean;
 }
 
 export type LogFormat = 'json' | 'pretty';
@@ -109,6 +124,9 @@ const DEFAULTS = {
   changeRequestTtl: '24h',
   requestQueueLimit: '10s',
   drainTimeout: '30s',
+  webhookAttempts: '8',
+  webhookBackoff: '30s',
+  webhookTimeout: '10s',
 } as const;
 
 /** What `ops serve` reads from the environment besides its flags' own variables; `ops serve --help` lists them. */
@@ -144,6 +162,11 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
   ],
   ['AION_REQUEST_QUEUE_LIMIT', `a write (deploy, accept, …) whose request arrived longer ago than this does not start: 503, nothing changed (default: ${DEFAULTS.requestQueueLimit})`],
   ['AION_DRAIN_TIMEOUT', `on SIGTERM, how long requests in flight may take to finish before the server closes (default: ${DEFAULTS.drainTimeout})`],
+  ['AION_PUBLIC_URL', "where people reach the console, like https://aion.example.com, for the links webhooks send (default: the address the server listens on)"],
+  ['AION_WEBHOOK_ATTEMPTS', `tries of a webhook delivery before it is failed (default: ${DEFAULTS.webhookAttempts})`],
+  ['AION_WEBHOOK_BACKOFF', `wait after a webhook's first failed try; each next is four times longer with jitter, at most 6h (default: ${DEFAULTS.webhookBackoff})`],
+  ['AION_WEBHOOK_TIMEOUT', `a webhook receiver that has not answered this long failed that try (default: ${DEFAULTS.webhookTimeout})`],
+  ['AION_WEBHOOK_ALLOW_PRIVATE', 'set to 1 to let webhooks post to loopback and private-network addresses (default: public addresses only)'],
 ];
 
 export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Config {
@@ -179,6 +202,13 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
     changeRequestTtlMs: parseDuration('AION_CHANGE_REQUEST_TTL', env.AION_CHANGE_REQUEST_TTL ?? DEFAULTS.changeRequestTtl),
     requestQueueLimitMs: parseDuration('AION_REQUEST_QUEUE_LIMIT', env.AION_REQUEST_QUEUE_LIMIT ?? DEFAULTS.requestQueueLimit),
     drainTimeoutMs: parseDuration('AION_DRAIN_TIMEOUT', env.AION_DRAIN_TIMEOUT ?? DEFAULTS.drainTimeout),
+    publicUrl: parsePublicUrl(nonEmpty(env.AION_PUBLIC_URL)),
+    webhooks: {
+      attempts: parsePositiveInt('AION_WEBHOOK_ATTEMPTS', env.AION_WEBHOOK_ATTEMPTS ?? DEFAULTS.webhookAttempts),
+      backoffMs: parseDuration('AION_WEBHOOK_BACKOFF', env.AION_WEBHOOK_BACKOFF ?? DEFAULTS.webhookBackoff),
+      timeoutMs: parseDuration('AION_WEBHOOK_TIMEOUT', env.AION_WEBHOOK_TIMEOUT ?? DEFAULTS.webhookTimeout),
+      allowPrivate: env.AION_WEBHOOK_ALLOW_PRIVATE === '1',
+    },
   };
 }
 
@@ -234,6 +264,16 @@ function parseOrigins(value: string): string[] {
       }
       return url.origin;
     });
+}
+
+/** `https://aion.example.com` or `https://example.com/aion`: kept without a trailing slash, so paths append. */
+function parsePublicUrl(value: string | null): string | null {
+  if (value === null) return null;
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`AION_PUBLIC_URL must be an http(s) address like https://aion.example.com (no query, no credentials); got ${value}`);
+  }
+  return url.href.replace(/\/+$/, '');
 }
 
 const RATE_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600 };

@@ -25,6 +25,7 @@ import type { Db, Store } from './store/db.js';
 import { CATALOGUE } from './tools/catalogue/index.js';
 import { Executor } from './tools/executor.js';
 import { Turns } from './turns/turns.js';
+import { Webhooks } from './webhooks/webhooks.js';
 
 export interface Services {
   store: Store;
@@ -39,6 +40,8 @@ export interface Services {
   executor: Executor;
   /** Changes held for a second operator where an environment requires two approvals. */
   changeRequests: ChangeRequests;
+  /** The projects' outgoing webhooks; its sender starts once the server knows where the console is. */
+  webhooks: Webhooks;
   assistant: Assistant;
   contexts: ConversationContexts;
   metrics: Metrics;
@@ -75,6 +78,7 @@ export type ServiceConfig = Pick<
   | 'serverName'
   | 'turnLeaseMs'
   | 'changeRequestTtlMs'
+  | 'webhooks'
 >;
 
 /**
@@ -97,6 +101,8 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
   await checkInstanceKey(db, secretBox);
   const contexts = new ConversationContexts(db, changes);
   const metrics = new Metrics();
+  // Before anything can commit a change it tells: its outbox follows every transaction from the first.
+  const webhooks = new Webhooks({ db, changes, projects, audit, secretBox, config: config.webhooks, log });
   // The executor's desk, which runs an approved change through it: made first, handed the executor once it exists.
   const changeRequests: ChangeRequests = new ChangeRequests({ db, changes, projects, audit, secretBox, metrics, ttlMs: config.changeRequestTtlMs, executor: () => executor });
   const executor: Executor = new Executor([...CATALOGUE, ...CONVERSATION_TOOLS], {
@@ -168,6 +174,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     liveBodies: new LiveBodies(db, secretBox, changes),
     executor,
     changeRequests,
+    webhooks,
     assistant,
     contexts,
     metrics,

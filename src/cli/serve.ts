@@ -62,6 +62,7 @@ export async function startServer(
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
     const url = `http://${host}:${port}`;
     services.agents.serverUrl = url;
+    services.webhooks.start(config.publicUrl ?? url);
     return {
       app,
       services,

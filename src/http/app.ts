@@ -31,6 +31,7 @@ import { conceptRoutes } from './routes/concepts.js';
 import { agentRoutes } from './routes/agents.js';
 import { assistantRoutes } from './routes/assistant.js';
 import { changeRequestRoutes } from './routes/change-requests.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { projectChangeRoutes } from './routes/project-changes.js';
 import { turnRoutes } from './routes/turns.js';
 import { changeRoutes } from './routes/changes.js';
@@ -99,6 +100,7 @@ export async function buildApp({
     idempotencyKeys.close();
   });
   app.addHook('onClose', async () => {
+    await services.webhooks.close();
     await services.agents.stopAll();
     await services.drain();
   });
@@ -123,7 +125,7 @@ export async function buildApp({
   await app.register(operationRoutes, { store, gate, metrics: services.metrics.registry, metricsToken: config.metricsToken });
   await app.register(
     async (api) => {
-      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes, agentRoutes, turnRoutes, changeRoutes, projectChangeRoutes, changeRequestRoutes]) {
+      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes, agentRoutes, turnRoutes, changeRoutes, projectChangeRoutes, changeRequestRoutes, webhookRoutes]) {
         await api.register(routes, { services });
       }
     },

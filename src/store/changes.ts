@@ -36,6 +36,9 @@ export type TurnTopic = `turn:${string}` | `turn-cancel:${string}` | `threads:${
 
 export type ChangeListener = (topic: Topic) => void;
 
+/** Writes that follow what a transaction touched, inside it (the webhooks' outbox): they commit or roll back with it. */
+export type CommitHook = (tx: Db, touched: ReadonlySet<Topic>) => Promise<void>;
+
 /** What the changes say about their own connection. */
 export interface ChangesLog {
   warn(message: string): void;
@@ -44,6 +47,7 @@ export interface ChangesLog {
 
 export class Changes {
   private readonly listeners = new Set<ChangeListener>();
+  private readonly commitHooks: CommitHook[] = [];
   /** Aborted when the server closes: every held request answers at once. */
   private readonly closer = new AbortController();
   private held = 0;
@@ -94,6 +98,11 @@ export class Changes {
     return () => this.listeners.delete(listener);
   }
 
+  /** Runs `hook` at the end of every transaction below that touched anything, before it commits. */
+  beforeCommit(hook: CommitHook): void {
+    this.commitHooks.push(hook);
+  }
+
   /**
    * Runs `work` in a transaction; each topic it touches is announced to the
    * other servers on commit and to this one right after.
@@ -102,6 +111,7 @@ export class Changes {
     const touched = new Set<Topic>();
     const result = await db.transaction(async (tx) => {
       const value = await work(tx, (topic) => touched.add(topic));
+      if (touched.size > 0) for (const hook of this.commitHooks) await hook(tx, touched);
       // The embedded store has no other server to tell.
       if (this.shared) for (const payload of payloads(this.origin, touched)) await tx.execute(sql`select pg_notify(${CHANNEL}, ${payload})`);
       return value;

@@ -19,6 +19,7 @@ import {
 import { AUDIT_OUTCOMES } from '../wire/audit.js';
 import { ROLES } from '../wire/role.js';
 import { CHANGE_REQUEST_STATUSES } from '../wire/change-request-status.js';
+import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '../wire/webhook.js';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -523,4 +524,56 @@ export const idempotencyKeys = pgTable(
     claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.operatorId, t.key] }), index('idempotency_keys_created').on(t.createdAt)],
+);
+
+/** An outgoing webhook of a project (src/webhooks): where to post which events, signed with its sealed secret. */
+export const webhooks = pgTable(
+  'webhooks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    projectId: uuid('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    events: text('events', { enum: WEBHOOK_EVENTS }).array().notNull(),
+    /** The signing secret, AES-256-GCM under the instance key; shown once, when the hook is made. */
+    sealedSecret: text('sealed_secret').notNull(),
+    active: boolean('active').notNull().default(true),
+    createdBy: uuid('created_by').references(() => operators.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('webhooks_project').on(t.projectId)],
+);
+
+/**
+ * One event to post to one hook: written in the transaction of the change it
+ * tells (the outbox), claimed by any server's sender once due, retried with
+ * backoff until delivered or out of attempts. `key` names the event once per
+ * hook, so telling it twice stores it once.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    webhookId: uuid('webhook_id')
+      .notNull()
+      .references(() => webhooks.id, { onDelete: 'cascade' }),
+    event: text('event', { enum: WEBHOOK_EVENTS }).notNull(),
+    key: text('key').notNull(),
+    /** The body but its console link, which the sender adds from its public URL. */
+    payload: jsonb('payload').notNull(),
+    status: text('status', { enum: DELIVERY_STATUSES }).notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    /** When a sender may take it next; a claim moves it past the attempt, so a sender that died frees it. */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('webhook_deliveries_key').on(t.webhookId, t.key),
+    index('webhook_deliveries_due').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_hook').on(t.webhookId, t.createdAt),
+  ],
 );

@@ -18,6 +18,7 @@ import { AuditPage } from './pages/AuditPage';
 import { DocumentsPage } from './pages/DocumentsPage';
 import { EnvironmentPage } from './pages/EnvironmentPage';
 import { MembersPage } from './pages/MembersPage';
+import { WebhooksPage } from './webhooks/WebhooksPage';
 import { NotFound } from './pages/NotFound';
 import { ProjectPage } from './pages/ProjectPage';
 import { ProjectsPage } from './pages/ProjectsPage';
@@ -57,6 +58,7 @@ export function App() {
             <Route path="/projects/:project/environments/:environment" component={EnvironmentPage} />
             <Route path="/projects/:project/members" component={MembersPage} />
             <Route path="/projects/:project/audit" component={AuditPage} />
+            <Route path="/projects/:project/webhooks" component={WebhooksPage} />
             <Route path="/change-requests">{() => <ChangeRequestsPage />}</Route>
             <Route path="/projects/:project/change-requests">{(params) => <ChangeRequestsPage project={decodeURIComponent(params.project)} />}</Route>
             <Route path="/projects/:project/change-requests/:id">

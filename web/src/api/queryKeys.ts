@@ -41,6 +41,8 @@ export const queryKeys = {
   sessionCredentials: kind<[threadId: string]>('session-credentials'),
   changeRequests: kind<[show: Show, project: string | null, status: ChangeRequestStatus | null]>('change-requests'),
   changeRequest: kind<[id: string]>('change-request'),
+  webhooks: kind<[project: string]>('webhooks'),
+  webhookDeliveries: kind<[project: string]>('webhook-deliveries'),
 };
 
 /** Reads again every query under each of `keys`; settles once those shown are read. */

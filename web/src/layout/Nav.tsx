@@ -28,6 +28,7 @@ export function Nav({ project, environment }: { project: string; environment: st
         {item(`${base}/members`, 'Members')}
         {item(`${base}/change-requests`, 'Change requests', false)}
         {item(`${base}/audit`, 'Audit')}
+        {details?.role === 'admin' && item(`${base}/webhooks`, 'Webhooks')}
       </ul>
       <h2>Environments</h2>
       <ul>
