@@ -72,6 +72,7 @@ export type ServiceConfig = Pick<
   | 'agentAnswerMaxBytes'
   | 'agentTurnTimeoutMs'
   | 'agentPath'
+  | 'agentUnsandboxedAsRoot'
   | 'serverName'
   | 'turnLeaseMs'
   | 'changeRequestTtlMs'
@@ -130,6 +131,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     config,
     scratchRoot: await scratchRoot(),
     log: (message) => log.warn(message),
+    logAgentOutput: (fields, message) => log.info(fields, message),
   });
   const assistant = new Assistant({
     db,
