@@ -96,7 +96,9 @@ function routeConsole(): void {
   if (routed) return;
   routed = true;
   for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) {
+    // eslint-disable-next-line no-console -- the one place that replaces them, for the SDK's prints
     const original = console[method];
+    // eslint-disable-next-line no-console -- as above
     console[method] = (...args: unknown[]) => {
       const log = speaking.getStore();
       if (log) log.printed(format(...args));
