@@ -81,8 +81,10 @@ export async function launchOf(
 ): Promise<LaunchPlan> {
   const { refused, sandboxed } = await sandboxSentence(agent, server.unsandboxedAsRoot);
   if (refused !== null) throw new AgentStartError(refused);
-  // Whether it runs in Aion's sandbox (the demo agent acts on its host only there); never the agent's own say.
-  const env = { ...agent.env, PATH: server.path, HOME: folders.home, TMPDIR: folders.home, AION_SANDBOXED: sandboxed ? '1' : '0' };
+  const env: Record<string, string> = { ...agent.env, PATH: server.path, HOME: folders.home, TMPDIR: folders.home };
+  // Set where it runs in Aion's sandbox (the demo agent acts on its host only there): the server's word, never the configuration's.
+  delete env.AION_SANDBOXED;
+  if (sandboxed) env.AION_SANDBOXED = '1';
   if (!sandboxed) return { launch: { command: agent.command, args: agent.args, env, cwd: folders.work }, dispose: async () => {} };
   const { sandboxed: wrap } = await import('./sandbox.js');
   const command = await wrap(agent.command, agent.args, env, {
