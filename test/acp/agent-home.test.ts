@@ -5,9 +5,12 @@
 // plants a link in its working folder; it exits, and the operator's next
 // message starts it again. Nothing the links point to changes, and the
 // server starts again with its key. `ops serve` runs as its own process, as
-// an operator runs it.
-import { lstat, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+// an operator runs it. And a root server gives a link in the folder to the
+// agent's uid with lchown, never what it points to.
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
+import { sandboxed, stopSandboxes } from '../../src/acp/sandbox.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
@@ -80,5 +83,26 @@ describe('links an agent plants in its scratch folder', () => {
     server = await spawnServer(['--demo', '--data', dataDir]);
     expect((await client(server.url, tokens.ada ?? '').get('/api/v1/projects')).status).toBe(200);
     expect(await readFile(path.join(dataDir, 'secret.key'))).toEqual(key);
+  });
+});
+
+describe.runIf(process.geteuid?.() === 0)('a root server giving an agent its folder', () => {
+  it('gives a link in it over itself, never the file it points to', async () => {
+    const parent = await mkdtemp(path.join(os.tmpdir(), 'aion-lchown-'));
+    try {
+      await chmod(parent, 0o711);
+      const scratch = path.join(parent, 'one');
+      await mkdir(scratch, { mode: 0o700 });
+      const target = path.join(parent, 'root-owned');
+      await writeFile(target, 'root’s\n');
+      await symlink(target, path.join(scratch, 'planted'));
+      const command = await sandboxed('true', [], { PATH: '/usr/bin:/bin', HOME: scratch }, { scratch, denyRead: [], allowHosts: [], aionUrl: 'http://127.0.0.1:65535' });
+      await command.dispose();
+      expect((await lstat(target)).uid).toBe(0);
+      expect((await lstat(path.join(scratch, 'planted'))).uid).toBe(command.uid);
+    } finally {
+      await stopSandboxes();
+      await rm(parent, { recursive: true, force: true });
+    }
   });
 });
