@@ -222,7 +222,10 @@ export class AgentHost implements SessionOwner {
   async forget(threadId: string): Promise<void> {
     await this.stop(threadId);
     await this.starting.get(threadId)?.opened.catch(() => undefined);
-    await removeScratch(this.foldersOf(threadId).root);
+    // What the agent left must not fail the delete: a folder that stays is the server's, hidden from every agent.
+    await removeScratch(this.foldersOf(threadId).root).catch((error: unknown) =>
+      this.deps.log(`the scratch folder of thread ${threadId} could not be removed: ${messageOf(error)}`),
+    );
   }
 
   async stopAll(): Promise<void> {
