@@ -44,6 +44,8 @@ export interface Config {
   agentTurnTimeoutMs: number;
   /** The server's PATH: the one variable of its own an agent gets. */
   agentPath: string;
+  /** Whether a server run as root may run an agent without a sandbox (as root): off unless the admin says so. */
+  agentUnsandboxedAsRoot: boolean;
   /** A turn whose server has not renewed its lease for this long was interrupted: any server may take the thread. */
   turnLeaseMs: number;
   /** This server's name among those sharing the store (default `host:port`); a server started again under it releases what it held. */
@@ -150,6 +152,7 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
   ['AION_AGENT_PER_OPERATOR', `at most this many agents answering at once for one operator (default: ${DEFAULTS.agentPerOperator})`],
   ['AION_AGENT_ANSWER_MAX', `an agent answer's stored text is cut at this many bytes (default: ${DEFAULTS.agentAnswerMax})`],
   ['PATH', 'where ACP agents\' commands are found: the one variable of the server\'s own an agent gets'],
+  ['AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT', 'set to 1 to let a server run as root run agents without a sandbox (as root); else such an agent is unavailable (default: 0)'],
   ['AION_AGENT_TURN_TIMEOUT', `an agent turn running longer is cancelled (default: ${DEFAULTS.agentTurnTimeout})`],
   [
     'AION_TURN_LEASE',
@@ -197,6 +200,7 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
     agentAnswerMaxBytes: parsePositiveInt('AION_AGENT_ANSWER_MAX', env.AION_AGENT_ANSWER_MAX ?? DEFAULTS.agentAnswerMax),
     agentTurnTimeoutMs: parseDuration('AION_AGENT_TURN_TIMEOUT', env.AION_AGENT_TURN_TIMEOUT ?? DEFAULTS.agentTurnTimeout),
     agentPath: env.PATH ?? '',
+    agentUnsandboxedAsRoot: parseSwitch('AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT', env.AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT),
     turnLeaseMs: parseDuration('AION_TURN_LEASE', env.AION_TURN_LEASE ?? DEFAULTS.turnLease),
     serverName: nonEmpty(env.AION_SERVER_NAME) ?? defaultServerName(port),
     changeRequestTtlMs: parseDuration('AION_CHANGE_REQUEST_TTL', env.AION_CHANGE_REQUEST_TTL ?? DEFAULTS.changeRequestTtl),
@@ -240,6 +244,13 @@ function parsePositiveInt(name: string, value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive whole number; got ${value}`);
   return n;
+}
+
+/** `1` on, `0` or unset off. */
+function parseSwitch(name: string, value: string | undefined): boolean {
+  if (value === undefined || value.trim() === '' || value === '0') return false;
+  if (value === '1') return true;
+  throw new ConfigError(`${name} must be 1 or 0; got ${value}`);
 }
 
 function parseModel(env: Env, demo: boolean): Config['model'] {

@@ -75,6 +75,7 @@ export type ServiceConfig = Pick<
   | 'agentAnswerMaxBytes'
   | 'agentTurnTimeoutMs'
   | 'agentPath'
+  | 'agentUnsandboxedAsRoot'
   | 'serverName'
   | 'turnLeaseMs'
   | 'changeRequestTtlMs'
@@ -136,6 +137,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     config,
     scratchRoot: await scratchRoot(),
     log: (message) => log.warn(message),
+    logAgentOutput: (fields, message) => log.info(fields, message),
   });
   const assistant = new Assistant({
     db,

@@ -5,7 +5,13 @@
 // none of its own tools, asks before every MCP call, and reaches nothing but
 // its model and Aion. A file an agent does not read costs nothing, so no
 // agent is told apart by name.
-import { mkdir, writeFile } from 'node:fs/promises';
+//
+// The scratch folder holding that HOME is the agent's to write, and survives
+// its process: the server never writes, follows or reads back what is in it.
+// Each start removes it (rm never follows a link) and makes it again, so
+// every path the server writes is one it has just made (DESIGN §14).
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
 /**
@@ -115,10 +121,41 @@ const HOME_FILES: Record<string, string> = {
   '.codex/config.toml': CODEX_CONFIG,
 };
 
-export async function prepareAgentHome(home: string): Promise<void> {
+export interface ScratchFolders {
+  /** The agent's own folder: its only writable place; its parent is the server's. */
+  root: string;
+  home: string;
+  work: string;
+}
+
+/**
+ * The agent's scratch folder as new: whatever it left there (links included)
+ * is gone, and HOME holds Aion's settings files alone. Call it while no
+ * process of the agent runs.
+ */
+export async function freshScratch({ root, home, work }: ScratchFolders): Promise<void> {
+  await removeScratch(root);
+  // Without `recursive`, mkdir fails where anything is in the way and never follows a link there.
+  await mkdir(root, { mode: 0o700 });
+  await mkdir(home, { mode: 0o700 });
+  await mkdir(work, { mode: 0o700 });
   for (const [file, text] of Object.entries(HOME_FILES)) {
     const target = path.join(home, file);
-    await mkdir(path.dirname(target), { recursive: true, mode: 0o700 });
-    await writeFile(target, text, { mode: 0o600 });
+    await mkdir(path.dirname(target), { mode: 0o700 });
+    // `wx` (O_CREAT | O_EXCL) never opens through a link.
+    await writeFile(target, text, { mode: 0o600, flag: 'wx' });
+  }
+}
+
+/**
+ * Removes an agent's scratch folder without following any link in it. One the
+ * server cannot empty (the agent took the permissions off a folder of its
+ * own) is moved aside in the server's folder, out of the next start's way.
+ */
+export async function removeScratch(root: string): Promise<void> {
+  try {
+    await rm(root, { recursive: true, force: true });
+  } catch {
+    await rename(root, path.join(path.dirname(root), `.gone-${randomBytes(8).toString('hex')}`));
   }
 }

@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
+import { asAgent, type AgentLog } from './agent-log.js';
 import { AgentStartError } from './start-error.js';
 import type { AgentConfig } from '../config.js';
 import { messageOf } from '../errors.js';
@@ -53,12 +54,20 @@ export class AgentProcess {
   private constructor(
     readonly config: AgentConfig,
     private readonly child: ChildProcess,
+    private readonly log: AgentLog,
   ) {
-    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+    this.exited = new Promise((resolve) =>
+      child.once('exit', (code, signal) => {
+        log.close();
+        resolve(code ?? (signal ? -1 : null));
+      }),
+    );
     // A pipe to a process that died errs (EPIPE); the exit says so, the error must not take the server down.
     for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.on('error', () => undefined);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      const lines = chunk.toString('utf8').split('\n').filter(Boolean).slice(-KEPT_STDERR_LINES);
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      log.stderr(chunk);
+      const lines = chunk.split('\n').filter(Boolean).slice(-KEPT_STDERR_LINES);
       this.stderr.push(...lines.map((line) => line.slice(0, KEPT_STDERR_LINE_CHARS)));
       this.stderr.splice(0, Math.max(0, this.stderr.length - KEPT_STDERR_LINES));
     });
@@ -75,8 +84,9 @@ export class AgentProcess {
   /**
    * The agent, spawned and initialized; AgentStartError with the sentence why
    * when it cannot be. An abort stops it at once, whatever step it is at.
+   * What it says outside the protocol goes to `log`.
    */
-  static async start(config: AgentConfig, launch: AgentLaunch, handlers: AgentClientHandlers, signal: AbortSignal): Promise<AgentProcess> {
+  static async start(config: AgentConfig, launch: AgentLaunch, handlers: AgentClientHandlers, signal: AbortSignal, log: AgentLog): Promise<AgentProcess> {
     signal.throwIfAborted();
     const child = spawn(launch.command, launch.args, {
       cwd: launch.cwd,
@@ -95,7 +105,7 @@ export class AgentProcess {
       const missing = (spawned as NodeJS.ErrnoException).code === 'ENOENT';
       throw new AgentStartError(missing ? `command not found: ${config.command}` : `${config.command} could not start: ${spawned.message}`);
     }
-    const agent = new AgentProcess(config, child);
+    const agent = new AgentProcess(config, child, log);
     const stop = () => void agent.stop();
     signal.addEventListener('abort', stop, { once: true });
     try {
@@ -117,13 +127,16 @@ export class AgentProcess {
     const stream = acp.ndJsonStream(Writable.toWeb(stdin) as WritableStream<Uint8Array>, Readable.toWeb(stdout) as ReadableStream<Uint8Array>, {
       maxMessageBytes: MAX_MESSAGE_BYTES,
     });
-    this.connection = acp
-      .client({ name: 'aion-ops' })
-      .onNotification(acp.methods.client.session.update, ({ params }) => handlers.update(params))
-      .onRequest(acp.methods.client.session.requestPermission, ({ params }) => handlers.requestPermission(params))
-      .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params))
-      .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params))
-      .connect(stream);
+    // The connection's reading runs as this agent's: what the SDK prints about its messages goes to its log.
+    this.connection = asAgent(this.log, () =>
+      acp
+        .client({ name: 'aion-ops' })
+        .onNotification(acp.methods.client.session.update, ({ params }) => handlers.update(params))
+        .onRequest(acp.methods.client.session.requestPermission, ({ params }) => handlers.requestPermission(params))
+        .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params))
+        .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params))
+        .connect(stream),
+    );
     const answer = await this.connection.agent.request(
       acp.methods.agent.initialize,
       {

@@ -11,10 +11,15 @@
 //   prompt since) · anything else: an echo.
 // As a hostile agent would, acting on its own host without asking:
 //   /ask-call {toolCall json} (any permission request) · /cat PATH · /touch PATH ·
-//   /connect URL · /uid · /child (starts a child process, says its pid) ·
+//   /connect URL · /link TARGET PATH (PATH, `~/` for its HOME, made a symbolic link) ·
+//   /uid · /child (starts a child process, says its pid) ·
+//   /stderr N TEXT (N lines on stderr) · /forge N ID (N responses to request ID, never sent) ·
 //   /stubborn MS (ignores session/cancel) · /flood BYTES (says that much text) ·
 //   /huge BYTES (says it in one message) ·
 //   /mode ID (says it switched to mode ID).
+// `\n` in TEXT and ID is a line break. Those that act on its host (/cat,
+// /touch, /connect, /link) it refuses unless the server says it runs in its
+// sandbox (AION_SANDBOXED=1): without one it acts as the server's own user.
 // With DEMO_AGENT_RECORD set it appends the client's capabilities, the MCP
 // servers each session is given and every prompt it receives to that file; with DEMO_AGENT_AUTH=VARIABLE it requires
 // `authenticate` (method `demo-key`, satisfied when VARIABLE is set) before
@@ -24,7 +29,7 @@
 // stdio MCP server it is given instead; with DEMO_AGENT_LOAD set it
 // advertises session/load, and loads any session id it is given.
 import { spawn } from 'node:child_process';
-import { appendFile, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -48,6 +53,9 @@ interface DemoSession {
 /** How Aion introduces the transcript of a conversation a new session joins (src/acp/turn.ts). */
 const TRANSCRIPT_OPENING = 'Earlier in this conversation:';
 const OPERATOR_LINE = 'operator: ';
+
+/** The commands that act on its host, refused outside the sandbox. */
+const ON_THE_HOST = new Set(['/cat', '/touch', '/connect', '/link']);
 
 const sessions = new Map<string, DemoSession>();
 let nextSession = 1;
@@ -147,6 +155,10 @@ async function answer(
     if (signal.aborted) return { stopReason: 'cancelled' };
     const [command = '', ...restWords] = line.split(' ');
     const rest = restWords.join(' ');
+    if (ON_THE_HOST.has(command) && process.env.AION_SANDBOXED !== '1') {
+      await say(`${command.slice(1)}: refused: the demo agent runs without a sandbox here, so it acts on nothing of its host`);
+      continue;
+    }
     switch (command) {
       case '/say':
         await say(rest);
@@ -223,6 +235,28 @@ async function answer(
       case '/touch':
         await say(`touch: ${await writeFile(rest, 'planted').then(() => 'wrote', (e: NodeJS.ErrnoException) => `error ${e.code ?? e.message}`)}`);
         break;
+      case '/link': {
+        const [target = '', where = ''] = restWords;
+        const file = where.startsWith('~/') ? path.join(process.env.HOME ?? '', where.slice(2)) : path.resolve(session.cwd, where);
+        const linked = await rm(file, { recursive: true, force: true })
+          .then(() => symlink(target, file))
+          .then(() => 'made', (e: NodeJS.ErrnoException) => `error ${e.code ?? e.message}`);
+        await say(`link: ${linked}`);
+        break;
+      }
+      case '/stderr': {
+        const text = restWords.slice(1).join(' ').replaceAll('\\n', '\n');
+        for (let i = 0; i < (Number(restWords[0]) || 0); i++) process.stderr.write(`${text}\n`);
+        await say('stderr: written');
+        break;
+      }
+      case '/forge': {
+        const id = restWords.slice(1).join(' ').replaceAll('\\n', '\n');
+        const line = `${JSON.stringify({ jsonrpc: '2.0', id, result: {} })}\n`;
+        for (let i = 0; i < (Number(restWords[0]) || 0); i++) process.stdout.write(line);
+        await say('forge: written');
+        break;
+      }
       case '/connect':
         await say(`connect: ${await fetch(rest, { signal: AbortSignal.timeout(3000) }).then((r) => `status ${r.status}`, (e: Error) => `error ${(e.cause as Error | undefined)?.message ?? e.message}`)}`);
         break;

@@ -7,14 +7,14 @@
 // first (the cap on agents answering is the cluster's: ./capacity). Any
 // failure of an agent fails that turn with a sentence, is recorded for
 // `GET /assistant/agents`, and touches nothing else.
-import { access, constants, mkdir, rm } from 'node:fs/promises';
+import { access, constants, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Operator } from '../access/operators.js';
 import type { ThreadRecord } from '../assistant/threads.js';
 import type { AgentConfig } from '../config.js';
 import type { AgentListing } from '../assistant/deps.js';
 import { messageOf, notFound, unavailable } from '../errors.js';
-import { prepareAgentHome } from './agent-home.js';
+import { freshScratch, removeScratch } from './agent-home.js';
 import { AgentLeases } from './agent-lease.js';
 import { holdSandbox, launchOf, sandboxSentence, unsandboxedNotice, type LaunchPlan } from './launch.js';
 import type { AgentHostDeps, AgentSession, SessionOwner } from './hosting.js';
@@ -45,7 +45,7 @@ export class AgentHost implements SessionOwner {
     // The sandbox library starts (and tries one sandbox) with the server, rather than in the first agent's turn.
     this.releaseSandbox = deps.config.agents.some((agent) => agent.sandbox !== 'off') ? holdSandbox() : async () => {};
     for (const agent of deps.config.agents) {
-      void unsandboxedNotice(agent).then((notice) => notice && deps.log(notice));
+      void unsandboxedNotice(agent, deps.config.agentUnsandboxedAsRoot).then((notice) => notice && deps.log(notice));
     }
   }
 
@@ -57,7 +57,7 @@ export class AgentHost implements SessionOwner {
   async list(): Promise<AgentListing[]> {
     return Promise.all(
       this.deps.config.agents.map(async (agent) => {
-        const sandbox = await sandboxSentence(agent);
+        const sandbox = await sandboxSentence(agent, this.deps.config.agentUnsandboxedAsRoot);
         const sentence = (await this.missingCommand(agent)) ?? sandbox.refused ?? this.failures.get(agent.name) ?? '';
         return { name: agent.name, title: agent.title, available: sentence === '', sentence, sandboxed: sandbox.sandboxed };
       }),
@@ -68,7 +68,7 @@ export class AgentHost implements SessionOwner {
   async check(name: string): Promise<AgentConfig> {
     const agent = this.deps.config.agents.find((a) => a.name === name);
     if (!agent) throw notFound(`no such agent: ${name}; GET /api/v1/assistant/agents lists them`);
-    const sentence = (await this.missingCommand(agent)) ?? (await sandboxSentence(agent)).refused ?? this.failures.get(agent.name);
+    const sentence = (await this.missingCommand(agent)) ?? (await sandboxSentence(agent, this.deps.config.agentUnsandboxedAsRoot)).refused ?? this.failures.get(agent.name);
     if (sentence) throw unavailable(`agent ${name} is not available: ${sentence}`);
     return agent;
   }
@@ -142,13 +142,16 @@ export class AgentHost implements SessionOwner {
 
   private async start(agent: AgentConfig, operator: Operator, thread: ThreadRecord, signal: AbortSignal): Promise<AgentSession> {
     const folders = this.foldersOf(thread.id);
-    // 0700: its own; the agent alone (and the server) may enter.
-    await mkdir(folders.home, { recursive: true, mode: 0o700 });
-    await mkdir(folders.work, { recursive: true, mode: 0o700 });
-    await prepareAgentHome(folders.home);
     let plan: LaunchPlan | null = null;
     try {
-      plan = await launchOf(agent, folders, { dataDir: this.deps.config.dataDir, serverUrl: this.serverUrl, path: this.deps.config.agentPath });
+      // 0700, made anew: nothing the agent's previous process left is written through or read back.
+      await freshScratch(folders);
+      plan = await launchOf(agent, folders, {
+        dataDir: this.deps.config.dataDir,
+        serverUrl: this.serverUrl,
+        path: this.deps.config.agentPath,
+        unsandboxedAsRoot: this.deps.config.agentUnsandboxedAsRoot,
+      });
       // The ACP SDK loads with the first agent, not at start: a server without agents never pays for it.
       const { openSession } = await import('./session.js');
       const session = await openSession(this, agent, operator, thread, { ...folders, launch: plan.launch }, signal, (ended) => this.ended(thread.id, ended));
@@ -219,7 +222,10 @@ export class AgentHost implements SessionOwner {
   async forget(threadId: string): Promise<void> {
     await this.stop(threadId);
     await this.starting.get(threadId)?.opened.catch(() => undefined);
-    await rm(this.foldersOf(threadId).root, { recursive: true, force: true });
+    // What the agent left must not fail the delete: a folder that stays is the server's, hidden from every agent.
+    await removeScratch(this.foldersOf(threadId).root).catch((error: unknown) =>
+      this.deps.log(`the scratch folder of thread ${threadId} could not be removed: ${messageOf(error)}`),
+    );
   }
 
   async stopAll(): Promise<void> {

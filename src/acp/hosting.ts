@@ -9,6 +9,7 @@ import type { Db } from '../store/db.js';
 import type { Executor } from '../tools/executor.js';
 import type { Turns } from '../turns/turns.js';
 import type { AgentLeases } from './agent-lease.js';
+import type { AgentLogSink } from './agent-log.js';
 import type { AgentProcess } from './agent-process.js';
 import type { AgentAnswer } from './answer.js';
 import type { AgentFiles } from './files.js';
@@ -28,6 +29,7 @@ export interface AgentHostDeps {
     | 'agentTurnTimeoutMs'
     | 'agentAnswerMaxBytes'
     | 'agentPath'
+    | 'agentUnsandboxedAsRoot'
     | 'contextTokens'
     | 'dataDir'
     | 'serverName'
@@ -36,6 +38,8 @@ export interface AgentHostDeps {
   /** Where the threads' scratch folders go: outside the data folder, 0700. */
   scratchRoot: string;
   log: (message: string) => void;
+  /** One structured line of what an agent said outside the protocol (./agent-log). */
+  logAgentOutput: AgentLogSink;
 }
 
 export interface RunningAgentTurn {

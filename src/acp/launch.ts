@@ -5,7 +5,8 @@
 // the scratch folder and its network to Aion and its `allow_hosts`. Where no
 // sandbox can start, an agent that requires one is unavailable with the
 // sentence; only the admin's `"sandbox": false` (and the demo agent, our own
-// code) runs without.
+// code) runs without — and, where the server is root, only when the admin
+// allows agents to run as root (AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT).
 import type { AgentConfig } from '../config.js';
 import type { AgentFolders, AgentLaunch } from './agent-process.js';
 import { AgentStartError } from './start-error.js';
@@ -50,28 +51,40 @@ function sandboxProblemHere(): Promise<string | null> {
 }
 
 /** The sentence the log says once at start for an agent that runs without a sandbox where it would have one. */
-export async function unsandboxedNotice(agent: AgentConfig): Promise<string | null> {
+export async function unsandboxedNotice(agent: AgentConfig, unsandboxedAsRoot: boolean): Promise<string | null> {
   if (agent.sandbox !== 'preferred') return null;
-  const why = await sandboxProblemHere();
-  return why === null ? null : `agent ${agent.name} runs without a sandbox here: ${why}`;
+  const { refused, sandboxed } = await sandboxSentence(agent, unsandboxedAsRoot);
+  if (sandboxed) return null;
+  return refused === null ? `agent ${agent.name} runs without a sandbox here: ${await sandboxProblemHere()}` : `agent ${agent.name} is not available: ${refused}`;
 }
 
 /** Whether the agent runs sandboxed here, and the sentence that makes it unavailable when it needs a sandbox none can give. */
-export async function sandboxSentence(agent: AgentConfig): Promise<{ refused: string | null; sandboxed: boolean }> {
-  if (agent.sandbox === 'off') return { refused: null, sandboxed: false };
-  const why = await sandboxProblemHere();
-  if (why === null) return { refused: null, sandboxed: true };
-  return agent.sandbox === 'preferred' ? { refused: null, sandboxed: false } : { refused: `its sandbox cannot start: ${why}`, sandboxed: true };
+export async function sandboxSentence(agent: AgentConfig, unsandboxedAsRoot: boolean): Promise<{ refused: string | null; sandboxed: boolean }> {
+  const why = agent.sandbox === 'off' ? null : await sandboxProblemHere();
+  if (agent.sandbox !== 'off' && why === null) return { refused: null, sandboxed: true };
+  if (agent.sandbox === 'required') return { refused: `its sandbox cannot start: ${why}`, sandboxed: true };
+  // Without a sandbox it would run as the server's user: never root, unless the admin says so.
+  if (process.geteuid?.() === 0 && !unsandboxedAsRoot) {
+    const unsandboxed = agent.sandbox === 'off' ? 'it is configured with "sandbox": false' : `its sandbox cannot start here (${why})`;
+    return {
+      refused: `${unsandboxed}, and without one it would run as root, the server's user: run the server as a regular user, or set AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT=1 to allow it`,
+      sandboxed: false,
+    };
+  }
+  return { refused: null, sandboxed: false };
 }
 
 export async function launchOf(
   agent: AgentConfig,
   folders: AgentFolders & { root: string },
-  server: { dataDir: string; serverUrl: string; path: string },
+  server: { dataDir: string; serverUrl: string; path: string; unsandboxedAsRoot: boolean },
 ): Promise<LaunchPlan> {
-  const env = { ...agent.env, PATH: server.path, HOME: folders.home, TMPDIR: folders.home };
-  const { refused, sandboxed } = await sandboxSentence(agent);
+  const { refused, sandboxed } = await sandboxSentence(agent, server.unsandboxedAsRoot);
   if (refused !== null) throw new AgentStartError(refused);
+  const env: Record<string, string> = { ...agent.env, PATH: server.path, HOME: folders.home, TMPDIR: folders.home };
+  // Set where it runs in Aion's sandbox (the demo agent acts on its host only there): the server's word, never the configuration's.
+  delete env.AION_SANDBOXED;
+  if (sandboxed) env.AION_SANDBOXED = '1';
   if (!sandboxed) return { launch: { command: agent.command, args: agent.args, env, cwd: folders.work }, dispose: async () => {} };
   const { sandboxed: wrap } = await import('./sandbox.js');
   const command = await wrap(agent.command, agent.args, env, {

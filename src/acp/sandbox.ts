@@ -20,7 +20,7 @@
 //   fetch) reach them at their usual URL.
 import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { access, chmod, chown, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { access, chmod, chown, lchown, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -403,9 +403,10 @@ async function reachable(target: string, user: { uid: number; gid: number }, wha
   }
 }
 
+/** lchown: a link the agent planted in its folder is given over itself, never what it points to. */
 async function chownTree(folder: string, { uid, gid }: { uid: number; gid: number }): Promise<void> {
   const info = await lstat(folder);
-  if (info.uid !== uid || info.gid !== gid) await chown(folder, uid, gid);
+  if (info.uid !== uid || info.gid !== gid) await lchown(folder, uid, gid);
   if (!info.isDirectory()) return;
   for (const entry of await readdir(folder)) await chownTree(path.join(folder, entry), { uid, gid });
 }

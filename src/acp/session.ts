@@ -13,6 +13,7 @@ import { mintSessionCredential, revokeSessionCredential } from '../conversation/
 import { applyEdits } from '../documents/index.js';
 import { messageOf } from '../errors.js';
 import { threads } from '../store/schema.js';
+import { AgentLog } from './agent-log.js';
 import { AgentProcess, type AgentClientHandlers, type AgentFolders, type AgentLaunch } from './agent-process.js';
 import { authenticationFor } from './authentication.js';
 import { readFile, writeFile, type AgentFiles } from './files.js';
@@ -96,7 +97,8 @@ export async function openSession(
   };
   let agent: AgentProcess;
   try {
-    agent = await AgentProcess.start(config, folders.launch, handlers, signal);
+    const log = new AgentLog({ agent: config.name, thread: thread.id }, deps.logAgentOutput);
+    agent = await AgentProcess.start(config, folders.launch, handlers, signal, log);
   } catch (error) {
     await revokeSessionCredential(deps.db, deps.changes, credential.id);
     throw error;

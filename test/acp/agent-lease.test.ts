@@ -44,6 +44,7 @@ describe.skipIf(!POSTGRES_URL)('the thread’s agent across servers on one Postg
       // Outside the sandbox, the recorder may write what it is given (its credential) where the test reads it.
       AION_AGENTS: JSON.stringify({ demo: agent, recorder: { ...agent, env: { DEMO_AGENT_RECORD: record }, sandbox: false } }),
       AION_TURN_LEASE: `${LEASE_MS}ms`,
+      AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT: '1',
       AION_AGENT_MAX: '1',
     });
     bareData = await freshDataDir();

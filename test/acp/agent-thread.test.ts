@@ -56,6 +56,7 @@ beforeAll(async () => {
       // A server secret the agent must not get (the instance key is the store's own, in its data folder).
       AION_METRICS_TOKEN: 'metrics-secret-for-the-server-only',
       AION_AGENT_MAX: '50',
+      AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT: '1',
     },
   });
   ada = client(server.url, server.demoTokens.ada ?? '');

@@ -59,6 +59,8 @@ beforeAll(async () => {
       AION_AGENT_PER_OPERATOR: '1',
       AION_AGENT_ANSWER_MAX: '100000',
       AION_AGENT_MAX: '20',
+      // Its agents run outside the sandbox, as the test's user, who may be root.
+      AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT: '1',
     },
   });
   ada = client(server.url, server.demoTokens.ada ?? '');

@@ -61,7 +61,7 @@ async function main() {
   try {
     process.stdout.write(`starting ops serve --demo on a new embedded store, on Node ${process.version} (${process.execPath})…\n`);
     // A rate the benchmark cannot reach: it measures the assistant, not its limiter.
-    server = await spawnServer(['--demo', '--data', dataDir], { AION_ASSISTANT_RATE: '1000000/1h', AION_AGENTS: JSON.stringify(UNSANDBOXED_DEMO) });
+    server = await spawnServer(['--demo', '--data', dataDir], { AION_ASSISTANT_RATE: '1000000/1h', AION_AGENTS: JSON.stringify(UNSANDBOXED_DEMO), AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT: '1' });
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-tokens.json'), 'utf8')) as Record<string, string>;
     const auth = { authorization: `Bearer ${demo.ada}` };
 
