@@ -48,6 +48,15 @@ export interface Config {
   serverName: string;
   /** A change request nobody decided within this long expires. */
   changeRequestTtlMs: number;
+  /** How long a PostgreSQL transaction may wait for a lock, run one statement, or sit idle inside (DESIGN §14). */
+  dbLimits: DbLimits;
+}
+
+/** PostgreSQL's `lock_timeout`, `statement_timeout` and `idle_in_transaction_session_timeout`, in milliseconds. */
+export interface DbLimits {
+  lockTimeoutMs: number;
+  statementTimeoutMs: number;
+  idleInTransactionMs: number;
 }
 
 /** One ACP agent: how to start it, and the only environment it gets besides PATH and its own HOME. */
@@ -99,6 +108,9 @@ const DEFAULTS = {
   agentAnswerMax: '1048576',
   turnLease: '15s',
   changeRequestTtl: '24h',
+  dbLockTimeout: '5s',
+  dbStatementTimeout: '30s',
+  dbIdleInTransaction: '10s',
 } as const;
 
 /** What `ops serve` reads from the environment besides its flags' own variables; `ops serve --help` lists them. */
@@ -130,6 +142,12 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
   [
     'AION_CHANGE_REQUEST_TTL',
     `a change request (a change where an environment requires two approvals) that nobody approved or declined this long expires (default: ${DEFAULTS.changeRequestTtl})`,
+  ],
+  ['AION_DB_LOCK_TIMEOUT', `PostgreSQL: a statement waiting this long for a lock gives up, answering 503 (default: ${DEFAULTS.dbLockTimeout})`],
+  ['AION_DB_STATEMENT_TIMEOUT', `PostgreSQL: a statement running this long is cancelled, answering 503 (default: ${DEFAULTS.dbStatementTimeout})`],
+  [
+    'AION_DB_IDLE_IN_TRANSACTION_TIMEOUT',
+    `PostgreSQL: a transaction left idle this long (its server stalled) is ended and its locks freed (default: ${DEFAULTS.dbIdleInTransaction})`,
   ],
 ];
 
@@ -163,7 +181,23 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
     turnLeaseMs: parseDuration('AION_TURN_LEASE', env.AION_TURN_LEASE ?? DEFAULTS.turnLease),
     serverName: nonEmpty(env.AION_SERVER_NAME) ?? defaultServerName(port),
     changeRequestTtlMs: parseDuration('AION_CHANGE_REQUEST_TTL', env.AION_CHANGE_REQUEST_TTL ?? DEFAULTS.changeRequestTtl),
+    dbLimits: parseDbLimits(env),
   };
+}
+
+/** The three limits; a lock wait must be shorter than a statement, or lock_timeout would never be what cuts it. */
+function parseDbLimits(env: Env): DbLimits {
+  const limits = {
+    lockTimeoutMs: parseDuration('AION_DB_LOCK_TIMEOUT', env.AION_DB_LOCK_TIMEOUT ?? DEFAULTS.dbLockTimeout),
+    statementTimeoutMs: parseDuration('AION_DB_STATEMENT_TIMEOUT', env.AION_DB_STATEMENT_TIMEOUT ?? DEFAULTS.dbStatementTimeout),
+    idleInTransactionMs: parseDuration('AION_DB_IDLE_IN_TRANSACTION_TIMEOUT', env.AION_DB_IDLE_IN_TRANSACTION_TIMEOUT ?? DEFAULTS.dbIdleInTransaction),
+  };
+  if (limits.lockTimeoutMs >= limits.statementTimeoutMs) {
+    throw new ConfigError(
+      `AION_DB_LOCK_TIMEOUT (${limits.lockTimeoutMs} ms) must be shorter than AION_DB_STATEMENT_TIMEOUT (${limits.statementTimeoutMs} ms)`,
+    );
+  }
+  return limits;
 }
 
 /** `host:port`; a server on a port the system picks has no name to come back under, so it gets a unique one. */
