@@ -12,6 +12,13 @@ export interface ServerProcess {
   stop(): Promise<number | null>;
 }
 
+/**
+ * The servers spawned since this test file began, stopped or not: when one of
+ * its tests fails, server-logs.ts prints what each wrote on stderr (a 500's
+ * cause is in its server's log, not in the test's output).
+ */
+export const spawnedServers = new Set<ServerProcess>();
+
 export async function spawnServer(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
   // The node flags `ops` itself runs with (its shebang, and `npm start`): see docs/decisions.md.
   const child = spawn(process.execPath, ['--max-semi-space-size=2', OPS_BIN, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
@@ -36,7 +43,7 @@ export async function spawnServer(args: string[], env: Record<string, string> = 
     child.stderr?.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
     void exited.then((code) => reject(new Error(`ops serve exited with ${code}: ${stderr.join('\n')}`)));
   });
-  return {
+  const server: ServerProcess = {
     url,
     stdout,
     stderr,
@@ -46,6 +53,8 @@ export async function spawnServer(args: string[], env: Record<string, string> = 
       return exited;
     },
   };
+  spawnedServers.add(server);
+  return server;
 }
 
 /** Whether a process of this pid still runs (signal 0 only asks). */
