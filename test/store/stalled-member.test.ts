@@ -5,6 +5,7 @@
 // transaction after its limit, B deploys again at once, and A, woken, answers
 // that its change was not made. A deadlock between B's deploy and another
 // transaction is retried inside B: the deploy succeeds, nobody sees a 500.
+// A request whose row stays locked answers 503 after the lock limit.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
@@ -76,11 +77,12 @@ describe.skipIf(!POSTGRES_URL)('two servers on PostgreSQL, one of them stalled',
     // A's deploy waits for the environment's lock, held here; A stops; the lock passes to A's transaction, which A cannot end.
     await member.query('begin');
     await member.query(`select id from environments where id = $1 for no key update`, [staging]);
-    const onStalled = deploy(onA);
-    await waitFor(async () => (await backends('waiting')).length === 1, 1_500);
+    const onStalled = callTool(onA, 'deploy', DEPLOY);
+    // From here A waits at most the lock limit: stopped and given the lock at once.
+    await waitFor(async () => (await backends('waiting')).length === 1);
     a.child.kill('SIGSTOP');
     await member.query('commit');
-    await waitFor(async () => (await backends('idle in transaction')).length === 1, 1_000);
+    await waitFor(async () => (await backends('idle in transaction')).length === 1, IDLE_MS - 500);
 
     const started = performance.now();
     const onB1 = await deploy(onB);
@@ -106,13 +108,33 @@ describe.skipIf(!POSTGRES_URL)('two servers on PostgreSQL, one of them stalled',
     expect(await deploy(onA)).toMatchObject({ status: 200, is_error: false });
   });
 
+  it('answers a message 503 with Retry-After when its thread stays locked past the lock limit, saying it was not sent', async () => {
+    const opened = await onB.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging' });
+    const thread = (opened.body as { id: string }).id;
+    await member.query('begin');
+    await member.query(`select id from threads where id = $1 for update`, [thread]);
+    try {
+      const started = performance.now();
+      const refused = await onB.post(`/api/v1/assistant/threads/${thread}/messages`, { text: '/say hello' });
+      expect(performance.now() - started).toBeLessThan(LOCK_MS + 2_000);
+      expect(refused.status).toBe(503);
+      expect((refused.body as { error: string }).error).toMatch(LOCK_WAIT_CUT);
+      expect(refused.headers.get('retry-after')).toBe('2');
+    } finally {
+      await member.query('rollback');
+    }
+    const viewed = (await onB.get(`/api/v1/assistant/threads/${thread}`)).body as { messages: unknown[] };
+    expect(viewed.messages).toEqual([]);
+    expect((await onB.post(`/api/v1/assistant/threads/${thread}/messages`, { text: '/say hello' })).status).toBe(200);
+  });
+
   it('retries a deploy that deadlocked with another transaction: it succeeds, no 500', async () => {
     const before = await deployments();
     // The other transaction holds the live row B's deploy will update, then asks for the environment B's deploy holds.
     await member.query('begin');
     await member.query(`select path from live_documents where environment_id = $1 and path = 'app.yaml' for update`, [staging]);
     const deployed = deploy(onB);
-    await waitFor(async () => (await backends('waiting')).length === 1, 1_500);
+    await waitFor(async () => (await backends('waiting')).length === 1);
     // B's deploy waited first, so PostgreSQL finds the deadlock in its backend first (deadlock_timeout): B's is the one rolled back.
     await member.query(`select id from environments where id = $1 for no key update`, [staging]);
     await member.query('commit');
