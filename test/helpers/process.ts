@@ -1,5 +1,5 @@
 // `ops serve` as its own process, the way an operator runs it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { OPS_BIN } from './paths.js';
 
 export interface ServerProcess {
@@ -64,5 +64,30 @@ export function alive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The process groups a server's children lead: its agents, which a SIGKILL of the server leaves behind. */
+export function childGroups(pid: number): number[] {
+  let out = '';
+  try {
+    out = execFileSync('ps', ['-o', 'pid=,pgid=', '--ppid', String(pid)], { encoding: 'utf8' });
+  } catch {
+    // No children: ps says so with its exit status.
+  }
+  return out
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number))
+    .filter(([child, group]) => child !== undefined && child > 0 && child === group)
+    .map(([child]) => child as number);
+}
+
+export function killGroups(groups: number[]): void {
+  for (const group of groups) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
   }
 }

@@ -8,7 +8,7 @@ import type { ThreadResponse } from '../../src/wire/thread.js';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
 import { client, type Answer, type Client } from '../helpers/http.js';
 import { OPS_BIN } from '../helpers/paths.js';
-import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { childGroups, killGroups, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { followTurn } from '../helpers/sse.js';
 import { freshDataDir, POSTGRES_URL, TEST_SECRET_KEY } from '../helpers/store.js';
 import { waitFor } from '../helpers/wait.js';
@@ -35,8 +35,12 @@ describe.skipIf(!POSTGRES_URL)('a thread whose turn’s server stalled, on anoth
   });
   afterAll(async () => {
     // Woken, each finds its turn taken and stops it.
-    for (const victim of stalled) victim.child.kill('SIGCONT');
-    await Promise.all(stalled.map((victim) => victim.stop()));
+    // Killed, with the agents a SIGKILL leaves behind.
+    for (const victim of stalled) {
+      const agents = childGroups(victim.child.pid ?? 0);
+      victim.child.kill('SIGKILL');
+      killGroups(agents);
+    }
     await cluster?.stop();
   });
 
