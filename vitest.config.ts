@@ -6,6 +6,8 @@ export default defineConfig({
     // The real ACP agents (test/acp/real) run apart, in .ci/run (DESIGN §11): `npm test` stays within five minutes.
     exclude: process.env.AION_REAL_AGENTS ? [] : ['test/acp/real/**'],
     globalSetup: ['test/helpers/global-setup.ts'],
+    // Prints the spawned servers' logs below a failed test.
+    setupFiles: ['test/helpers/server-logs.ts'],
     pool: 'forks',
     maxWorkers: 2,
     // Test files share their worker's loaded modules instead of importing

@@ -59,6 +59,15 @@ export interface Config {
   /** Where people reach the console (`https://aion.example.com`), for links sent out; null: the address this server listens on. */
   publicUrl: string | null;
   webhooks: WebhookConfig;
+  /** How long a PostgreSQL transaction may wait for a lock, run one statement, or sit idle inside (DESIGN §14). */
+  dbLimits: DbLimits;
+}
+
+/** PostgreSQL's `lock_timeout`, `statement_timeout` and `idle_in_transaction_session_timeout`, in milliseconds. */
+export interface DbLimits {
+  lockTimeoutMs: number;
+  statementTimeoutMs: number;
+  idleInTransactionMs: number;
 }
 
 /** How outgoing webhooks are sent (src/webhooks). */
@@ -129,6 +138,9 @@ const DEFAULTS = {
   webhookAttempts: '8',
   webhookBackoff: '30s',
   webhookTimeout: '10s',
+  dbLockTimeout: '5s',
+  dbStatementTimeout: '30s',
+  dbIdleInTransaction: '10s',
 } as const;
 
 /** What `ops serve` reads from the environment besides its flags' own variables; `ops serve --help` lists them. */
@@ -170,6 +182,12 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
   ['AION_WEBHOOK_BACKOFF', `wait after a webhook's first failed try; each next is four times longer with jitter, at most 6h (default: ${DEFAULTS.webhookBackoff})`],
   ['AION_WEBHOOK_TIMEOUT', `a webhook receiver that has not answered this long failed that try (default: ${DEFAULTS.webhookTimeout})`],
   ['AION_WEBHOOK_ALLOW_PRIVATE', 'set to 1 to let webhooks post to loopback and private-network addresses (default: public addresses only)'],
+  ['AION_DB_LOCK_TIMEOUT', `PostgreSQL: a statement waiting this long for a lock gives up, answering 503 (default: ${DEFAULTS.dbLockTimeout})`],
+  ['AION_DB_STATEMENT_TIMEOUT', `PostgreSQL: a statement running this long is cancelled, answering 503 (default: ${DEFAULTS.dbStatementTimeout})`],
+  [
+    'AION_DB_IDLE_IN_TRANSACTION_TIMEOUT',
+    `PostgreSQL: a transaction left idle this long (its server stalled) is ended and its locks freed (default: ${DEFAULTS.dbIdleInTransaction})`,
+  ],
 ];
 
 export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Config {
@@ -213,7 +231,23 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
       timeoutMs: parseDuration('AION_WEBHOOK_TIMEOUT', env.AION_WEBHOOK_TIMEOUT ?? DEFAULTS.webhookTimeout),
       allowPrivate: env.AION_WEBHOOK_ALLOW_PRIVATE === '1',
     },
+    dbLimits: parseDbLimits(env),
   };
+}
+
+/** The three limits; a lock wait must be shorter than a statement, or lock_timeout would never be what cuts it. */
+function parseDbLimits(env: Env): DbLimits {
+  const limits = {
+    lockTimeoutMs: parseDuration('AION_DB_LOCK_TIMEOUT', env.AION_DB_LOCK_TIMEOUT ?? DEFAULTS.dbLockTimeout),
+    statementTimeoutMs: parseDuration('AION_DB_STATEMENT_TIMEOUT', env.AION_DB_STATEMENT_TIMEOUT ?? DEFAULTS.dbStatementTimeout),
+    idleInTransactionMs: parseDuration('AION_DB_IDLE_IN_TRANSACTION_TIMEOUT', env.AION_DB_IDLE_IN_TRANSACTION_TIMEOUT ?? DEFAULTS.dbIdleInTransaction),
+  };
+  if (limits.lockTimeoutMs >= limits.statementTimeoutMs) {
+    throw new ConfigError(
+      `AION_DB_LOCK_TIMEOUT (${limits.lockTimeoutMs} ms) must be shorter than AION_DB_STATEMENT_TIMEOUT (${limits.statementTimeoutMs} ms)`,
+    );
+  }
+  return limits;
 }
 
 /** `host:port`; a server on a port the system picks has no name to come back under, so it gets a unique one. */

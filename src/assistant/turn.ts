@@ -69,7 +69,7 @@ export async function runTurn(deps: AssistantDeps, operator: Operator, threadId:
  * Claims the operator's thread for this turn (NotFound when they have no
  * such thread), so two messages never run two turns (on however many
  * servers), nor one while a proposal waits; a turn whose server died is
- * stored as interrupted first. An agent's turn counts against the cluster's
+ * stored as interrupted first, in a transaction of its own (Turns.claiming). An agent's turn counts against the cluster's
  * agent cap. Answers the thread, the model to call (null for a thread an
  * agent holds) and the turn with the statement that stores its row.
  */
@@ -80,7 +80,7 @@ async function claimTurn(
   operator: Operator,
   threadId: string,
 ): Promise<{ thread: ThreadRecord; provider: ModelProvider | null; started: { turn: RunningTurn; insert: SQL } }> {
-  const { thread, waiting } = isUuid(threadId) ? await deps.turns.free(tx, touch, operator.id, threadId) : { thread: null, waiting: false };
+  const { thread, waiting } = isUuid(threadId) ? await deps.turns.free(tx, operator.id, threadId) : { thread: null, waiting: false };
   if (!thread) throw noSuchThread(threadId);
   const provider = thread.agent ? null : deps.provider;
   if (!thread.agent && !provider) throw unavailable(deps.notConfigured);
@@ -101,7 +101,7 @@ async function storeMessage(
   threadId: string,
   text: string,
 ): Promise<{ thread: ThreadRecord; provider: ModelProvider | null; text: string; turn: RunningTurn }> {
-  return deps.changes.transaction(deps.db, async (tx, touch) => {
+  return deps.turns.claiming(() => deps.changes.transaction(deps.db, async (tx, touch) => {
     const { thread, provider, started } = await claimTurn(deps, tx, touch, operator, threadId);
     let parked = parkSecrets(text, 1);
     if (parked.values.length > 0) {
@@ -132,7 +132,7 @@ async function storeMessage(
     counted.check(recent);
     touch(threadChangeTopic(operator.id, { thread: thread.id, what: 'message' }));
     return { thread, provider, text: parked.text, turn: started.turn };
-  });
+  }));
 }
 
 async function converse(

@@ -12,15 +12,27 @@
 // a transaction is its own commit; those are reads or writes that may land
 // twice (stamps, clean-ups, usage rows), so they run again — a write that must
 // not land twice belongs in a transaction.
+//
+// This is also the one boundary where transactions open, so it is where a
+// deadlock or a serialization failure (the whole transaction rolled back) runs
+// again, a few times after a short random pause; and where a transaction the
+// database cut at a limit (transaction-errors.ts) becomes a 503 that says it
+// was not made: never retried, since the limits exist to answer quickly.
 import { drizzle } from 'drizzle-orm/node-postgres';
 import type pg from 'pg';
 import type { Db } from './db.js';
 import * as schema from './schema.js';
-import { COMMIT_UNKNOWN, StoreUnreachable, UNREACHABLE } from './unreachable.js';
+import { sqlState } from './errors.js';
+import { contended, IDLE_IN_TRANSACTION_ENDED, isRetriedConflict, transactionCut } from './transaction-errors.js';
+import { COMMIT_UNKNOWN, IDLE_CUT, StoreUnreachable, UNREACHABLE } from './unreachable.js';
 
 const TRIES = 4;
 /** The pause before the second try; it grows fourfold per try (25, 100, 400 ms). */
 const FIRST_PAUSE_MS = 25;
+/** Tries of a transaction that deadlocked or failed to serialize, in all. */
+const CONFLICT_TRIES = 5;
+/** The longest pause before the second of those tries; it doubles per try, and each pause is random up to it (so two victims do not collide again). */
+const FIRST_CONFLICT_PAUSE_MS = 20;
 /** Connecting failed: nothing was sent, so trying again is always safe, whatever the server answered. */
 class NotConnected extends Error {}
 
@@ -59,15 +71,24 @@ export function reconnectingDb(pool: pg.Pool): Db {
     });
     // A checked-out connection that breaks says so as an 'error' event too,
     // which unheard would end the process; its statement fails with it anyway.
-    client.on('error', ignore);
+    // The event may be all that says why: the database ended an idle transaction.
+    let heard: unknown = null;
+    // The first says why; the socket's end follows it.
+    const hear = (error: unknown) => (heard ??= error);
+    client.on('error', hear);
     let broken = false;
     try {
       return await run(client);
     } catch (error) {
       broken = isConnectionError(error);
+      // Its server stalled mid-transaction and the database ended it: not made, whatever the commit's fate looked like.
+      if (sqlState(error) === IDLE_IN_TRANSACTION_ENDED || sqlState(heard) === IDLE_IN_TRANSACTION_ENDED) {
+        broken = true;
+        throw new StoreUnreachable(IDLE_CUT, error);
+      }
       throw error;
     } finally {
-      client.off('error', ignore);
+      client.off('error', hear);
       // A broken connection leaves the pool; a healthy one goes back.
       client.release(broken);
     }
@@ -110,18 +131,30 @@ export function reconnectingDb(pool: pg.Pool): Db {
   return db;
 }
 
-function ignore(): void {}
-
-/** Runs `attempt` again while it fails because its connection broke, at most TRIES times in all. */
+/**
+ * Runs `attempt` again while it fails because its connection broke (at most
+ * TRIES times in all) or because it deadlocked or failed to serialize (at most
+ * CONFLICT_TRIES); a transaction cut at a limit is a 503 at once.
+ */
 async function retried<T>(attempt: () => Promise<T>): Promise<T> {
-  for (let tries = 1; ; tries++) {
+  let broken = 0;
+  let conflicts = 0;
+  for (;;) {
     try {
       return await attempt();
     } catch (error) {
-      if (!isConnectionError(error)) throw error;
-      if (tries === TRIES) throw new StoreUnreachable(UNREACHABLE, error);
-      // The pause also lets the pool hear of its other broken connections before the next try.
-      await new Promise((resolve) => setTimeout(resolve, FIRST_PAUSE_MS * 4 ** (tries - 1)));
+      if (isConnectionError(error)) {
+        if (++broken === TRIES) throw new StoreUnreachable(UNREACHABLE, error);
+        // The pause also lets the pool hear of its other broken connections before the next try.
+        await pause(FIRST_PAUSE_MS * 4 ** (broken - 1));
+      } else if (isRetriedConflict(error)) {
+        if (++conflicts === CONFLICT_TRIES) throw contended(error);
+        await pause(Math.random() * FIRST_CONFLICT_PAUSE_MS * 2 ** (conflicts - 1));
+      } else throw transactionCut(error) ?? error;
     }
   }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

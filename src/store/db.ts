@@ -10,6 +10,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzleClient, DRIZZLE_PARSERS } from './pglite-client.js';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { DbLimits } from '../config.js';
 import { dataFolderError, postgresStartError } from './errors.js';
 import { MIGRATIONS_FOLDER } from './migrations-folder.js';
 import { lockFolder } from './folder-lock.js';
@@ -70,11 +71,14 @@ export function pgliteFolder(dataDir: string): string {
   return path.join(dataDir, 'pgdata');
 }
 
-/** Opens and migrates the store; a store that cannot be used is a StartError or ConfigError with a sentence. */
-export async function openStore(options: { dataDir: string; databaseUrl: string | null }): Promise<Store> {
+/**
+ * Opens and migrates the store; a store that cannot be used is a StartError or ConfigError with a sentence.
+ * `dbLimits` bound every PostgreSQL connection's waits (none without them); PGlite has one connection, so nobody waits on another.
+ */
+export async function openStore(options: { dataDir: string; databaseUrl: string | null; dbLimits?: DbLimits }): Promise<Store> {
   const store = options.databaseUrl
     ? // PostgreSQL's client loads only for a server that uses it (a start on the embedded store does not).
-      (await import('./postgres.js')).openPostgres(options.databaseUrl)
+      (await import('./postgres.js')).openPostgres(options.databaseUrl, options.dbLimits)
     : await openPglite(options.dataDir);
   try {
     await store.exclusive(() => store.migrate());

@@ -3,7 +3,8 @@
 import { ConfigError, StartError } from '../config.js';
 import { messageOf } from '../errors.js';
 
-function sqlState(error: unknown): string | undefined {
+/** The SQLSTATE of a database error, or of what it wraps. */
+export function sqlState(error: unknown): string | undefined {
   let current: unknown = error;
   // Drizzle wraps driver errors; the SQLSTATE sits on the cause.
   for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {

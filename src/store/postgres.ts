@@ -1,25 +1,43 @@
 // The store on PostgreSQL (DATABASE_URL): a pool that reconnects, migrations
-// under an advisory lock, and LISTEN on a connection of its own.
+// under an advisory lock, and LISTEN on a connection of its own. Every
+// connection of the pool and the listener bounds its waits (DESIGN §14).
 import { drizzle as drizzlePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migratePostgres } from 'drizzle-orm/node-postgres/migrator';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { reconnectingDb } from './connection-loss.js';
+import type { DbLimits } from '../config.js';
 import type { Store } from './db.js';
 import { MIGRATIONS_FOLDER } from './migrations-folder.js';
 
 const MIGRATION_LOCK = 0x41_49_4f_4e; // "AION"
 
-export function openPostgres(url: string): Store & { migrate(): Promise<void> } {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+/**
+ * The startup parameters that bound a connection's waits, so a stalled server's
+ * transaction holds its locks at most `idleInTransactionMs` and a request waits
+ * on one at most `lockTimeoutMs`. An idle connection (the listener's, between
+ * notices) is never cut: the limits count only inside statements and transactions.
+ */
+function bounded(limits: DbLimits | undefined): pg.ClientConfig {
+  if (!limits) return {};
+  return {
+    lock_timeout: limits.lockTimeoutMs,
+    statement_timeout: limits.statementTimeoutMs,
+    idle_in_transaction_session_timeout: limits.idleInTransactionMs,
+  };
+}
+
+export function openPostgres(url: string, limits?: DbLimits): Store & { migrate(): Promise<void> } {
+  const pool = new pg.Pool({ connectionString: url, max: 10, ...bounded(limits) });
   // A dropped idle connection must not crash the server; the next query reconnects.
   pool.on('error', () => {});
   const db = reconnectingDb(pool);
-  const listening = new PostgresListener(url);
+  const listening = new PostgresListener({ connectionString: url, ...bounded(limits) });
   return {
     kind: 'postgres',
     db,
     repairedModes: 0,
+    // Unbounded, as is migrating: a server waits out another's migrations, and a migration may run long on a big store.
     exclusive: async (work) => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
@@ -30,7 +48,15 @@ export function openPostgres(url: string): Store & { migrate(): Promise<void> } 
         await client.end();
       }
     },
-    migrate: () => migratePostgres(drizzlePostgres(pool), { migrationsFolder: MIGRATIONS_FOLDER }),
+    migrate: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await migratePostgres(drizzlePostgres(client), { migrationsFolder: MIGRATIONS_FOLDER });
+      } finally {
+        await client.end();
+      }
+    },
     listen: (channel, listener, connection) => listening.listen(channel, listener, connection),
     ping: async () => {
       await db.execute(sql`select 1`);
@@ -59,7 +85,7 @@ class PostgresListener {
   private retry: NodeJS.Timeout | null = null;
   private closed = false;
 
-  constructor(private readonly url: string) {}
+  constructor(private readonly config: pg.ClientConfig) {}
 
   async listen(channel: string, listener: (payload: string) => void, connection?: (connected: boolean) => void): Promise<void> {
     if (connection) this.connectionListeners.add(connection);
@@ -77,7 +103,7 @@ class PostgresListener {
 
   /** A new connection listening on every channel; kept only once it listens. */
   private async open(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new pg.Client(this.config);
     client.on('notification', (message) => {
       for (const listener of this.listeners.get(message.channel) ?? []) listener(message.payload ?? '');
     });

@@ -7,13 +7,25 @@ import { AppError } from '../errors.js';
 const RETRY_AFTER_SECONDS = 2;
 
 export const UNREACHABLE = 'the database cannot be reached right now; try again in a few seconds (if this lasts, check that PostgreSQL is up)';
+/** The database cut this change's transaction (DESIGN §14): each says it was not made. */
+export const LOCK_WAIT_CUT =
+  'this change waited too long for another change to the same data (a server may have stalled) and was not made; try again in a few seconds';
+export const STATEMENT_CUT = 'the database stopped this request because it ran too long; no change was made; try again in a few seconds';
+export const IDLE_CUT =
+  'this server paused in the middle of this change for longer than the database allows, so the database ended it: the change was not made; try again';
+export const CONTENDED =
+  'this change kept colliding with changes made at the same moment (a deadlock or a serialization failure) and was not made; try again in a few seconds';
 export const COMMIT_UNKNOWN =
   'the connection to the database broke while this change was being committed, so it may or may not have been made; look at the current state before you repeat it';
 
-/** The store cannot answer now: its connection broke and fresh ones failed too, or a commit's outcome is unknown. A 503. */
+/**
+ * The store cannot answer now: its connection broke and fresh ones failed too,
+ * a commit's outcome is unknown, or the database cut the transaction. A 503;
+ * all but the unknown commit may simply be asked again.
+ */
 export class StoreUnreachable extends AppError {
   constructor(message: string, cause: unknown) {
-    super('unavailable', message, message === UNREACHABLE ? RETRY_AFTER_SECONDS : undefined);
+    super('unavailable', message, message === COMMIT_UNKNOWN ? undefined : RETRY_AFTER_SECONDS);
     this.cause = cause;
   }
 }

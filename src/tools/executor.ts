@@ -19,6 +19,7 @@ import { findEnvironment, type Environment, type ProjectAccess, type Protection 
 import { AppError, conflict, invalid, notFound, WriteNotStarted, type ErrorKind } from '../errors.js';
 import type { Changes, Topic } from '../store/changes.js';
 import type { Db } from '../store/db.js';
+import { isRetriedConflict, transactionCut } from '../store/transaction-errors.js';
 import type { Outcome, Via } from '../store/schema.js';
 import { ajvOnFirstUse, compileAtTheEdge, type Validate } from '../validation/ajv.js';
 import type { ToolServices } from './services.js';
@@ -551,9 +552,11 @@ export class Executor {
     } catch (error) {
       if (error instanceof ClaimLost) throw conflict(error.message);
       if (error instanceof NotAdmitted) return error.outcome;
+      // A batch whose write deadlocked runs again whole, at its transaction's boundary (connection-loss.ts).
+      if (batch && isRetriedConflict(error)) throw error;
       // Admitting threw (unknown tool, input off its schema): nothing ran, and it is audited already.
       if (!admitted) throw error;
-      return this.fail(invocation, admitted.tool, admitted.redacted, admitted.project, admitted.environment, error);
+      return this.fail(invocation, admitted.tool, admitted.redacted, admitted.project, admitted.environment, transactionCut(error) ?? error);
     }
   }
 

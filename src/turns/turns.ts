@@ -53,6 +53,15 @@ const KEEP_ENDED_MS = 5 * 60_000;
 /** A follower of a turn on another server reads again at least this often, whether or not a notice came. */
 const FOLLOW_POLL_MS = 1_000;
 const HOUR_MS = 3_600_000;
+/** A claim that finds its thread's turn expired takes it over and tries again; a second expired turn in between is all but impossible. */
+const TAKEOVER_TRIES = 3;
+
+/** Thrown inside a claim's transaction: the thread's turn expired and must be taken over first (`claiming`). */
+class ExpiredTurn extends Error {
+  constructor(readonly turnId: string) {
+    super(`turn ${turnId} expired and is to be taken over`);
+  }
+}
 
 export class Turns {
   /** The turns running on this server, by thread. */
@@ -101,12 +110,12 @@ export class Turns {
   /**
    * Inside the transaction of a turn's claim: locks the operator's thread
    * `threadId` and the operator's row (one operator's messages are counted
-   * one at a time), refuses while a turn runs (its lease alive), stores a turn
-   * whose lease expired as interrupted, so the thread is free. Answers the
+   * one at a time), refuses while a turn runs (its lease alive), and hands a
+   * turn whose lease expired to `claiming` to take over. Answers the
    * thread's row (null when the operator has no such thread) and whether a
    * proposal waits.
    */
-  async free(tx: Db, touch: Touch, operatorId: string, threadId: string): Promise<{ thread: ThreadRow | null; waiting: boolean }> {
+  async free(tx: Db, operatorId: string, threadId: string): Promise<{ thread: ThreadRow | null; waiting: boolean }> {
     // One statement: the rows locked (claims take turns), the thread, its running turn, whether a proposal waits.
     const [state] = await tx
       .select({ thread: getTableColumns(threads), turn: turns.id, live: sql<boolean>`${turns.leaseUntil} > now()`, waiting: waitingOn(threadId) })
@@ -117,11 +126,27 @@ export class Turns {
       .for('update', { of: [threads, operators] });
     if (!state) return { thread: null, waiting: false };
     if (state.live) throw conflict('the assistant is still answering this thread; wait for its answer');
-    if (!state.turn) return { thread: state.thread, waiting: state.waiting };
-    // The interrupted turn's proposals wait now.
-    await this.interrupt(tx, touch, state.turn);
-    const [after] = await tx.select({ waiting: waitingOn(threadId) }).from(threads).where(eq(threads.id, threadId));
-    return { thread: state.thread, waiting: after?.waiting ?? false };
+    // Taken over in a transaction of its own (`claiming`): a claim that then refuses must not undo the takeover.
+    if (state.turn) throw new ExpiredTurn(state.turn);
+    return { thread: state.thread, waiting: state.waiting };
+  }
+
+  /**
+   * Runs a claim's transaction (one that calls `free`). When it finds the
+   * thread's turn expired, that turn is taken over in a transaction of its own,
+   * committed whatever the claim answers next (its proposals wait, a 409 shows
+   * them), and the claim runs again.
+   */
+  async claiming<T>(claim: () => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await claim();
+      } catch (error) {
+        if (!(error instanceof ExpiredTurn)) throw error;
+        if (tries === TAKEOVER_TRIES) throw conflict('the previous turn of this thread is being taken over; send the message again');
+        await this.interruptIfExpired(error.turnId, { evenIfLeased: false, waitForLocks: true });
+      }
+    }
   }
 
   /**
@@ -303,14 +328,26 @@ export class Turns {
     for (const { id } of expired) await this.interruptIfExpired(id, { evenIfLeased: false });
   }
 
-  private async interruptIfExpired(turnId: string, { evenIfLeased }: { evenIfLeased: boolean }): Promise<void> {
+  /**
+   * Takes the turn over (if it is still running, and expired unless `evenIfLeased`).
+   * Locks its thread before its row, the order a claim locks them, so the two never
+   * deadlock; the sweep skips what a claim holds (that claim takes it over), a claim waits.
+   */
+  private async interruptIfExpired(turnId: string, { evenIfLeased, waitForLocks = false }: { evenIfLeased: boolean; waitForLocks?: boolean }): Promise<void> {
+    const locking = waitForLocks ? undefined : ({ skipLocked: true } as const);
     await this.deps.changes.transaction(this.deps.db, async (tx, touch) => {
+      const [thread] = await tx
+        .select({ id: threads.id })
+        .from(threads)
+        .where(eq(threads.id, sql`(select ${turns.threadId} from ${turns} where ${turns.id} = ${turnId})`))
+        .for('update', locking);
+      if (!thread) return;
       // Another server may be taking it at the same moment: whoever locks it first does.
       const [row] = await tx
         .select({ id: turns.id })
         .from(turns)
         .where(and(eq(turns.id, turnId), isNull(turns.endedAt), evenIfLeased ? sql`true` : lt(turns.leaseUntil, sql`now()`)))
-        .for('update', { skipLocked: true });
+        .for('update', locking);
       if (row) await this.interrupt(tx, touch, row.id);
     });
   }

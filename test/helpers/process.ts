@@ -1,5 +1,5 @@
 // `ops serve` as its own process, the way an operator runs it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { OPS_BIN } from './paths.js';
 
 export interface ServerProcess {
@@ -11,6 +11,13 @@ export interface ServerProcess {
   /** SIGTERM, then wait for the exit; resolves with the exit code. */
   stop(): Promise<number | null>;
 }
+
+/**
+ * The servers spawned since this test file began, stopped or not: when one of
+ * its tests fails, server-logs.ts prints what each wrote on stderr (a 500's
+ * cause is in its server's log, not in the test's output).
+ */
+export const spawnedServers = new Set<ServerProcess>();
 
 export async function spawnServer(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
   // The node flags `ops` itself runs with (its shebang, and `npm start`): see docs/decisions.md.
@@ -36,7 +43,7 @@ export async function spawnServer(args: string[], env: Record<string, string> = 
     child.stderr?.on('data', (chunk: Buffer) => stderr.push(...chunk.toString('utf8').split('\n').filter(Boolean)));
     void exited.then((code) => reject(new Error(`ops serve exited with ${code}: ${stderr.join('\n')}`)));
   });
-  return {
+  const server: ServerProcess = {
     url,
     stdout,
     stderr,
@@ -46,6 +53,8 @@ export async function spawnServer(args: string[], env: Record<string, string> = 
       return exited;
     },
   };
+  spawnedServers.add(server);
+  return server;
 }
 
 /** Whether a process of this pid still runs (signal 0 only asks). */
@@ -55,5 +64,30 @@ export function alive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The process groups a server's children lead: its agents, which a SIGKILL of the server leaves behind. */
+export function childGroups(pid: number): number[] {
+  let out = '';
+  try {
+    out = execFileSync('ps', ['-o', 'pid=,pgid=', '--ppid', String(pid)], { encoding: 'utf8' });
+  } catch {
+    // No children: ps says so with its exit status.
+  }
+  return out
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number))
+    .filter(([child, group]) => child !== undefined && child > 0 && child === group)
+    .map(([child]) => child as number);
+}
+
+export function killGroups(groups: number[]): void {
+  for (const group of groups) {
+    try {
+      process.kill(-group, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
   }
 }

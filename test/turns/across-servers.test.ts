@@ -3,14 +3,13 @@
 // Last-Event-ID, stopped from B within a second, and when A is killed
 // mid-turn B frees the thread within the lease plus 5 s, the interrupted
 // turn stored with what it had said and the proposal it had streamed waiting.
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ThreadResponse } from '../../src/wire/thread.js';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
 import { client, type Client } from '../helpers/http.js';
 import { OPS_BIN } from '../helpers/paths.js';
 import { asSent, followTurn } from '../helpers/sse.js';
-import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { childGroups, killGroups, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { freshDataDir, POSTGRES_URL, TEST_SECRET_KEY } from '../helpers/store.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -145,29 +144,4 @@ async function spawnThird(cluster: Cluster): Promise<ServerProcess> {
     AION_MODEL: 'fake',
     AION_TURN_LEASE: `${LEASE_MS}ms`,
   });
-}
-
-/** The process groups a server's children lead: its agents, which a SIGKILL of the server leaves behind. */
-function childGroups(pid: number): number[] {
-  let out = '';
-  try {
-    out = execFileSync('ps', ['-o', 'pid=,pgid=', '--ppid', String(pid)], { encoding: 'utf8' });
-  } catch {
-    // No children: ps says so with its exit status.
-  }
-  return out
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/).map(Number))
-    .filter(([child, group]) => child !== undefined && child > 0 && child === group)
-    .map(([child]) => child as number);
-}
-
-function killGroups(groups: number[]): void {
-  for (const group of groups) {
-    try {
-      process.kill(-group, 'SIGKILL');
-    } catch {
-      // Gone already.
-    }
-  }
 }
