@@ -27,6 +27,9 @@ describe.skipIf(!POSTGRES_URL)('two servers on PostgreSQL, one of them stalled',
   let onA: Client, onB: Client;
   /** The test's own connection to the cluster's database: the "other member" that holds locks. */
   let member: pg.Client;
+  /** Reads pg_stat_activity outside the member's transaction, whose first read of it would be the snapshot every later read sees. */
+  let observer: pg.Client;
+  let memberPid = 0;
   let staging = '';
 
   beforeAll(async () => {
@@ -39,6 +42,9 @@ describe.skipIf(!POSTGRES_URL)('two servers on PostgreSQL, one of them stalled',
     [onA, onB] = [client(a.url, cluster.adminToken), client(b.url, cluster.adminToken)];
     member = new pg.Client({ connectionString: cluster.databaseUrl });
     await member.connect();
+    observer = new pg.Client({ connectionString: cluster.databaseUrl });
+    await observer.connect();
+    memberPid = (await member.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]?.pid ?? 0;
     const found = await member.query<{ id: string }>(
       `select e.id from environments e join projects p on p.id = e.project_id where p.slug = 'shop' and e.name = 'staging'`,
     );
@@ -49,6 +55,7 @@ describe.skipIf(!POSTGRES_URL)('two servers on PostgreSQL, one of them stalled',
   afterAll(async () => {
     a?.child.kill('SIGCONT');
     await member?.end();
+    await observer?.end();
     await cluster?.stop();
   });
 
@@ -64,10 +71,9 @@ describe.skipIf(!POSTGRES_URL)('two servers on PostgreSQL, one of them stalled',
 
   /** The backends of the database (other than the test's own) waiting for a lock, or idle inside a transaction. */
   async function backends(state: 'waiting' | 'idle in transaction'): Promise<number[]> {
-    const found = await member.query<{ pid: number }>(
-      state === 'waiting'
-        ? `select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`
-        : `select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and state = 'idle in transaction'`,
+    const others = `select pid from pg_stat_activity where datname = current_database() and pid not in (pg_backend_pid(), ${memberPid})`;
+    const found = await observer.query<{ pid: number }>(
+      state === 'waiting' ? `${others} and wait_event_type = 'Lock'` : `${others} and state = 'idle in transaction'`,
     );
     return found.rows.map((row) => row.pid);
   }
