@@ -26,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FilesystemPathEntry, SandboxManager, SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { messageOf } from '../errors.js';
+import { boundToParent } from './parent-death.js';
 
 export interface SandboxSpec {
   /** The agent's own folder, outside the data folder: HOME and cwd are inside; the only writable place. Its parent is hidden from the agent (it holds the other agents' folders). */
@@ -191,14 +192,24 @@ async function start(): Promise<Runtime> {
   if (deps.warnings.some((warning) => warning.includes('seccomp'))) {
     throw new SandboxUnavailable(`the sandbox library has no seccomp helper for ${process.arch}: run on x64 or arm64`);
   }
-  const signals = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
-  await manager.initialize(config);
+  const signals = { SIGINT: handlersOf('SIGINT'), SIGTERM: handlersOf('SIGTERM') };
+  // The host-side bridge is spawned once, here: through a wrapper that ends it with the server.
+  const bridge = await boundToParent(socat, await which('setpriv'));
+  try {
+    await manager.initialize({ ...config, socatPath: bridge.path });
+  } finally {
+    await bridge.remove();
+  }
+  // What runs inside each sandbox uses socat itself (the sandbox's pid namespace ends with it).
+  manager.updateConfig(config);
   // The library cleans up on SIGINT/SIGTERM (its proxy's socat would outlive
   // us) but its handlers swallow the signal, so a process without handlers of
   // its own would not stop. Ours clean up alike, then let the signal do what
   // it would have done. (On a normal exit the library's 'exit' handler does.)
+  // Only the library's go: its `once` handlers added meanwhile; the server's
+  // own, registered while this started, stay.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    for (const listener of process.listeners(signal)) if (!signals[signal].includes(listener)) process.removeListener(signal, listener);
+    for (const listener of handlersOf(signal)) if (!signals[signal].includes(listener) && 'listener' in listener) process.removeListener(signal, listener);
   }
   try {
     const user = process.geteuid?.() === 0 ? await nobody() : null;
@@ -426,6 +437,11 @@ async function resolveCommand(command: string, searchPath: string): Promise<stri
     if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
   }
   return null;
+}
+
+/** The signal's handlers as registered: a `once` handler is a wrapper with its `listener`. */
+function handlersOf(signal: 'SIGINT' | 'SIGTERM'): NodeJS.SignalsListener[] {
+  return process.rawListeners(signal) as NodeJS.SignalsListener[];
 }
 
 /** The `nobody` user and its group, from /etc/passwd (65534 where it has none). */
