@@ -4,7 +4,8 @@
 // through to its own folder, and list none of the others. It names the
 // process that made it, so the next server of the same user removes the
 // folder of one that was killed before it could (its agents' tokens and
-// files are in it).
+// files are in it), and the socket the sandbox library's proxy left behind
+// (`srt-mux-<pid>-<n>.sock`, named by its process).
 import { readdir, readFile, rm, lstat, chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,15 +23,21 @@ export async function makeScratchRoot(): Promise<string> {
   return root;
 }
 
-/** The scratch roots of this user whose server is gone (its pid free, or reused by a later process). */
+/** The scratch roots (and proxy sockets) of this user whose server is gone (its pid free, or reused by a later process). */
 async function removeStale(): Promise<void> {
   const tmp = os.tmpdir();
   const uid = process.geteuid?.();
   for (const name of await readdir(tmp).catch(() => [])) {
-    if (!name.startsWith(PREFIX)) continue;
+    const socket = /^srt-mux-(\d+)-[0-9a-z]+\.sock$/.exec(name);
+    if (!name.startsWith(PREFIX) && !socket) continue;
     const folder = path.join(tmp, name);
     const info = await lstat(folder).catch(() => null);
-    if (!info?.isDirectory() || info.uid !== uid) continue;
+    if (!info || info.uid !== uid) continue;
+    if (socket) {
+      if (info.isSocket() && (await startTimeOf(Number(socket[1]))) === null) await rm(folder, { force: true }).catch(() => undefined);
+      continue;
+    }
+    if (!info.isDirectory()) continue;
     const owner = await readFile(path.join(folder, OWNER), 'utf8').catch(() => null);
     // Without the file: still being made, or not ours to judge.
     const [pid, started] = owner?.trim().split(' ').map(Number) ?? [];

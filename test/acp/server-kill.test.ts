@@ -1,9 +1,10 @@
 // A server killed outright (SIGKILL: no handler runs) leaves no process of
 // its own behind — the sandbox library's socat bridge included — and no
-// socket of it in /tmp; the scratch folder it could not remove goes at the
-// next start of a server of the same user.
-import { existsSync, readFileSync, readlinkSync } from 'node:fs';
+// bridge socket in /tmp; the scratch folder and proxy socket it could not
+// remove go at the next start of a server of the same user.
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateToken } from '../../src/access/tokens.js';
@@ -89,5 +90,6 @@ describe.skipIf(!canSandbox)('a server killed with SIGKILL', () => {
     // The next server of this user removes what the dead one could not.
     await serverWithAgent();
     expect(existsSync(scratchRoot)).toBe(false);
+    expect(readdirSync(os.tmpdir()).filter((name) => name.startsWith(`srt-mux-${server.child.pid}-`))).toEqual([]);
   });
 });
