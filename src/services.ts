@@ -70,6 +70,7 @@ export type ServiceConfig = Pick<
   | 'agentAnswerMaxBytes'
   | 'agentTurnTimeoutMs'
   | 'agentPath'
+  | 'agentUidBase'
   | 'serverName'
   | 'turnLeaseMs'
   | 'changeRequestTtlMs'

@@ -148,7 +148,7 @@ export class AgentHost implements SessionOwner {
     await prepareAgentHome(folders.home);
     let plan: LaunchPlan | null = null;
     try {
-      plan = await launchOf(agent, folders, { dataDir: this.deps.config.dataDir, serverUrl: this.serverUrl, path: this.deps.config.agentPath });
+      plan = await launchOf(agent, folders, { dataDir: this.deps.config.dataDir, serverUrl: this.serverUrl, path: this.deps.config.agentPath, uidBase: this.deps.config.agentUidBase });
       // The ACP SDK loads with the first agent, not at start: a server without agents never pays for it.
       const { openSession } = await import('./session.js');
       const session = await openSession(this, agent, operator, thread, { ...folders, launch: plan.launch }, signal, (ended) => this.ended(thread.id, ended));

@@ -28,6 +28,7 @@ export interface AgentHostDeps {
     | 'agentTurnTimeoutMs'
     | 'agentAnswerMaxBytes'
     | 'agentPath'
+    | 'agentUidBase'
     | 'contextTokens'
     | 'dataDir'
     | 'serverName'

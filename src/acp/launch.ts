@@ -67,7 +67,7 @@ export async function sandboxSentence(agent: AgentConfig): Promise<{ refused: st
 export async function launchOf(
   agent: AgentConfig,
   folders: AgentFolders & { root: string },
-  server: { dataDir: string; serverUrl: string; path: string },
+  server: { dataDir: string; serverUrl: string; path: string; uidBase: number },
 ): Promise<LaunchPlan> {
   const env = { ...agent.env, PATH: server.path, HOME: folders.home, TMPDIR: folders.home };
   const { refused, sandboxed } = await sandboxSentence(agent);
@@ -79,6 +79,7 @@ export async function launchOf(
     denyRead: [server.dataDir],
     allowHosts: agent.allowHosts,
     aionUrl: server.serverUrl,
+    uidBase: server.uidBase,
   });
   return {
     launch: { command: command.command, args: command.args, env: command.env, cwd: folders.work, uid: command.uid, gid: command.gid },
