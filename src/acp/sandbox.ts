@@ -65,6 +65,7 @@ const INSTALL = 'install bubblewrap, socat and ripgrep (Debian/Ubuntu: apt-get i
 interface Runtime {
   manager: typeof SandboxManager;
   bash: string;
+  bwrap: string;
   socat: string;
   /** Whether the server runs as root: then each agent runs as a uid of its own, else as the server's user. */
   root: boolean;
@@ -104,7 +105,7 @@ async function wrap(runtime: Runtime, command: string, args: string[], env: Reco
 }
 
 async function wrapAs(
-  { manager, bash, socat }: Runtime,
+  { manager, bash, bwrap, socat }: Runtime,
   user: { uid: number; gid: number } | null,
   command: string,
   args: string[],
@@ -160,9 +161,9 @@ async function wrapAs(
   let disposed = false;
   return {
     command: bash,
-    // `exec`: the spawned pid is bwrap's, whose death (--die-with-parent) ends the whole namespace.
-    args: ['-c', `exec ${wrapped}`],
-    env: { ...env },
+    // The command line (bwrap's arguments hold this sandbox's proxy credentials) in the environment, which only its uid reads.
+    args: ['-c', `eval "$${LAUNCHER_VARIABLE}"`],
+    env: { ...env, [LAUNCHER_VARIABLE]: launcher(wrapped, bwrap) },
     ...(user ?? {}),
     dispose: async () => {
       if (disposed) return;
@@ -244,6 +245,7 @@ async function start(): Promise<Runtime> {
     const ready: Runtime = {
       manager,
       bash,
+      bwrap,
       socat,
       root,
       release: () => {
@@ -334,8 +336,11 @@ function innerScript(command: string, args: string[], { tmp, relays, socat }: { 
   if (relays.length > 0) {
     // The proxy's user (percent-encoded base64) and token, as HTTP_PROXY carries them.
     lines.push('_aion_relays=; _aion_auth=${HTTP_PROXY#*://}; _aion_auth=${_aion_auth%@*}; _aion_auth=${_aion_auth//%3D/=}; _aion_auth=${_aion_auth//%2B/+}; _aion_auth=${_aion_auth//%2F//}');
+    // socat reads them from a file of the agent's own (printf is a builtin): on its command line every user of the host would see them.
+    const auth = quote(path.join(tmp, '.proxy-auth'));
+    lines.push(`(umask 077; printf '%s' "$_aion_auth" > ${auth})`);
     for (const { host, port } of relays) {
-      const target = `PROXY:127.0.0.1:${host}:${port},proxyport=${PROXY_PORT},proxyauth="$_aion_auth"`;
+      const target = `PROXY:127.0.0.1:${host}:${port},proxyport=${PROXY_PORT},proxy-authorization-file=${auth}`;
       lines.push(
         `{ ${quote(socat)} TCP6-LISTEN:${port},ipv6only=0,fork,reuseaddr ${target} || exec ${quote(socat)} TCP4-LISTEN:${port},fork,reuseaddr ${target}; } </dev/null >/dev/null 2>&1 &`,
         '_aion_relays="$_aion_relays $!"',
@@ -367,6 +372,29 @@ function innerScript(command: string, args: string[], { tmp, relays, socat }: { 
   }
   lines.push(`exec ${[command, ...args].map(quote).join(' ')}`);
   return lines.join('\n');
+}
+
+/** The variable the spawned bash finds the sandbox's command line in. */
+const LAUNCHER_VARIABLE = 'AION_SANDBOX_COMMAND';
+
+/**
+ * The script that execs bwrap with its options read from a pipe (`--args`),
+ * not on its command line; `exec` so the spawned pid is bwrap's, whose death
+ * (--die-with-parent) ends the whole namespace. A profile too long for a
+ * command line the library already passes through a file of its own: run as given.
+ */
+function launcher(wrapped: string, bwrap: string): string {
+  return [
+    `unset ${LAUNCHER_VARIABLE}`,
+    `set -- ${wrapped}`,
+    // Its options through the pipe; the command (`-- bash -c …`, nothing secret) where bwrap wants it.
+    `if [ "$1" = ${quote(bwrap)} ]; then`,
+    '  shift; _aion_options=()',
+    '  while [ $# -gt 0 ] && [ "$1" != -- ]; do _aion_options+=("$1"); shift; done',
+    `  exec ${quote(bwrap)} --args 3 "$@" 3< <(printf '%s\\0' "\${_aion_options[@]}")`,
+    'fi',
+    'exec "$@"',
+  ].join('\n');
 }
 
 function quote(word: string): string {

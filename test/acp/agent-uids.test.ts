@@ -1,8 +1,9 @@
 // Under a root server each agent process runs as a uid of its own: two
 // agents have distinct uids from AION_AGENT_UID_BASE up, and a process of
-// one agent's uid cannot read the other's environment.
+// one agent's uid cannot read the other's environment; no process of the
+// host shows a sandbox's proxy credentials on its command line.
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AGENT_UID_BASE } from '../../src/acp/agent-uids.js';
@@ -11,6 +12,7 @@ import { client, type Client } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const run = promisify(execFile);
+const NODE = realpathSync(process.execPath);
 const asRoot = process.getuid?.() === 0 && (await sandboxProblem()) === null;
 
 interface Thread {
@@ -51,6 +53,25 @@ describe.runIf(asRoot)('the agents of a root server', () => {
     );
     expect(attempt).toMatch(/Permission denied/);
   });
+
+  it('have their proxy credentials on no command line of the host', async () => {
+    const uid = await uidOfNewAgent();
+    const pid = agentPidsOf(uid)[0] ?? -1;
+    const proxy = /(?:^|\0)HTTP_PROXY=([^\0]+)/.exec(readFileSync(`/proc/${pid}/environ`, 'utf8'))?.[1] ?? '';
+    const token = decodeURIComponent(new URL(proxy).password);
+    expect(token.length).toBeGreaterThan(8);
+    const seen = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .filter((entry) => {
+        try {
+          const line = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+          return line.includes(token) || line.includes(encodeURIComponent(token));
+        } catch {
+          return false;
+        }
+      });
+    expect(seen).toEqual([]);
+  });
 });
 
 /** The node processes running as `uid` (the demo agent in its sandbox). */
@@ -61,7 +82,8 @@ function agentPidsOf(uid: number): number[] {
     .filter((pid) => {
       try {
         const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-        return /^Uid:\s+(\d+)/m.exec(status)?.[1] === String(uid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('demo-agent');
+        const ours = /^Uid:\s+(\d+)/m.exec(status)?.[1] === String(uid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('demo-agent');
+        return ours && readlinkSync(`/proc/${pid}/exe`) === NODE;
       } catch {
         return false;
       }
