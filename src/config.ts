@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_AGENT_UID_BASE } from './acp/agent-uids.js';
 import { PACKAGE_ROOT } from './package-root.js';
 import { isJsonObject } from './validation/json-object.js';
 
@@ -46,6 +47,8 @@ export interface Config {
   agentPath: string;
   /** Whether a server run as root may run an agent without a sandbox (as root): off unless the admin says so. */
   agentUnsandboxedAsRoot: boolean;
+  /** Under a root server each agent process runs as a uid of its own from this one up (a million of them). */
+  agentUidBase: number;
   /** A turn whose server has not renewed its lease for this long was interrupted: any server may take the thread. */
   turnLeaseMs: number;
   /** This server's name among those sharing the store (default `host:port`); a server started again under it releases what it held. */
@@ -128,6 +131,7 @@ const DEFAULTS = {
   logLevel: 'info',
   agentIdle: '10m',
   agentMax: '8',
+  agentUidBase: String(DEFAULT_AGENT_UID_BASE),
   agentTurnTimeout: '5m',
   agentPerOperator: '2',
   agentAnswerMax: '1048576',
@@ -160,6 +164,7 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
   ['AION_LOG_FORMAT', 'json (one object a line) or pretty (human lines; requests at debug) (default: pretty on a terminal, json elsewhere)'],
   ['AION_AGENTS', 'ACP agents as JSON: {"NAME": {"command", "args", "env", "pass_env", "allow_hosts", "sandbox"}} (also --agent NAME=COMMAND)'],
   ['AION_AGENT_IDLE', `an agent process idle this long is stopped (default: ${DEFAULTS.agentIdle})`],
+  ['AION_AGENT_UID_BASE', `under a root server each agent runs as its own uid, from this one up (default: ${DEFAULTS.agentUidBase})`],
   ['AION_AGENT_MAX', `at most this many agents answering at once across the servers sharing the store (default: ${DEFAULTS.agentMax})`],
   ['AION_AGENT_PER_OPERATOR', `at most this many agents answering at once for one operator (default: ${DEFAULTS.agentPerOperator})`],
   ['AION_AGENT_ANSWER_MAX', `an agent answer's stored text is cut at this many bytes (default: ${DEFAULTS.agentAnswerMax})`],
@@ -219,6 +224,7 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
     agentTurnTimeoutMs: parseDuration('AION_AGENT_TURN_TIMEOUT', env.AION_AGENT_TURN_TIMEOUT ?? DEFAULTS.agentTurnTimeout),
     agentPath: env.PATH ?? '',
     agentUnsandboxedAsRoot: parseSwitch('AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT', env.AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT),
+    agentUidBase: parsePositiveInt('AION_AGENT_UID_BASE', env.AION_AGENT_UID_BASE ?? DEFAULTS.agentUidBase),
     turnLeaseMs: parseDuration('AION_TURN_LEASE', env.AION_TURN_LEASE ?? DEFAULTS.turnLease),
     serverName: nonEmpty(env.AION_SERVER_NAME) ?? defaultServerName(port),
     changeRequestTtlMs: parseDuration('AION_CHANGE_REQUEST_TTL', env.AION_CHANGE_REQUEST_TTL ?? DEFAULTS.changeRequestTtl),

@@ -1,11 +1,9 @@
 // The server's services, made once at start over one store and shared by the
 // HTTP routes, the assistant and MCP.
-import { chmod, mkdtemp } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { agentCapacity } from './acp/capacity.js';
 import { AgentHost } from './acp/host.js';
 import { runAgentTurn } from './acp/turn.js';
+import { makeScratchRoot } from './acp/scratch-root.js';
 import { Assistant, notConfiguredSentence } from './assistant/assistant.js';
 import { storeAnswerIn } from './assistant/proposing.js';
 import { createProvider } from './assistant/providers/index.js';
@@ -76,22 +74,12 @@ export type ServiceConfig = Pick<
   | 'agentTurnTimeoutMs'
   | 'agentPath'
   | 'agentUnsandboxedAsRoot'
+  | 'agentUidBase'
   | 'serverName'
   | 'turnLeaseMs'
   | 'changeRequestTtlMs'
   | 'webhooks'
 >;
-
-/**
- * Where the agents' scratch folders go: outside the data folder, which no
- * agent may read. 0711: an agent running as `nobody` (a root server's) may
- * pass through to its own folder, and list none of the others.
- */
-async function scratchRoot(): Promise<string> {
-  const root = await mkdtemp(path.join(os.tmpdir(), 'aion-agents-'));
-  await chmod(root, 0o711);
-  return root;
-}
 
 export async function createServices(store: Store, config: ServiceConfig, log: ServiceLog): Promise<Services> {
   const db = store.db;
@@ -135,7 +123,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     audit,
     turns,
     config,
-    scratchRoot: await scratchRoot(),
+    scratchRoot: await makeScratchRoot(),
     log: (message) => log.warn(message),
     logAgentOutput: (fields, message) => log.info(fields, message),
   });

@@ -151,6 +151,7 @@ export class AgentHost implements SessionOwner {
         serverUrl: this.serverUrl,
         path: this.deps.config.agentPath,
         unsandboxedAsRoot: this.deps.config.agentUnsandboxedAsRoot,
+        uidBase: this.deps.config.agentUidBase,
       });
       // The ACP SDK loads with the first agent, not at start: a server without agents never pays for it.
       const { openSession } = await import('./session.js');

@@ -30,6 +30,7 @@ export interface AgentHostDeps {
     | 'agentAnswerMaxBytes'
     | 'agentPath'
     | 'agentUnsandboxedAsRoot'
+    | 'agentUidBase'
     | 'contextTokens'
     | 'dataDir'
     | 'serverName'

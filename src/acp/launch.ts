@@ -77,7 +77,7 @@ export async function sandboxSentence(agent: AgentConfig, unsandboxedAsRoot: boo
 export async function launchOf(
   agent: AgentConfig,
   folders: AgentFolders & { root: string },
-  server: { dataDir: string; serverUrl: string; path: string; unsandboxedAsRoot: boolean },
+  server: { dataDir: string; serverUrl: string; path: string; unsandboxedAsRoot: boolean; uidBase: number },
 ): Promise<LaunchPlan> {
   const { refused, sandboxed } = await sandboxSentence(agent, server.unsandboxedAsRoot);
   if (refused !== null) throw new AgentStartError(refused);
@@ -92,6 +92,7 @@ export async function launchOf(
     denyRead: [server.dataDir],
     allowHosts: agent.allowHosts,
     aionUrl: server.serverUrl,
+    uidBase: server.uidBase,
   });
   return {
     launch: { command: command.command, args: command.args, env: command.env, cwd: folders.work, uid: command.uid, gid: command.gid },

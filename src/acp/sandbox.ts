@@ -10,8 +10,9 @@
 //   server's home, or its sibling scratch folders; writes only its scratch;
 // - has its own pid namespace (the server's processes and /proc/<pid>/environ
 //   unseen), no new privileges, and, where the server runs as root, runs as
-//   `nobody` (bubblewrap's own user namespace would map it to the real root,
-//   the owner of every root file, so the uid is dropped before bwrap runs);
+//   a uid of its own (./agent-uids; bubblewrap's own user namespace would map
+//   it to the real root, the owner of every root file, so the uid is dropped
+//   before bwrap runs), so agents cannot read or trace one another;
 // - has its own network namespace with only loopback: it reaches the world
 //   through the proxy (HTTP_PROXY & co. set by the library) which lets through
 //   Aion's URL and the agent's allow_hosts only. Loopback targets (Aion, a
@@ -20,12 +21,14 @@
 //   fetch) reach them at their usual URL.
 import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { access, chmod, chown, lchown, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { access, chmod, lchown, lstat, mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import type { FilesystemPathEntry, SandboxManager, SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { messageOf } from '../errors.js';
+import { DEFAULT_AGENT_UID_BASE, releaseAgentUid, takeAgentUid } from './agent-uids.js';
+import { boundToParent } from './parent-death.js';
 
 export interface SandboxSpec {
   /** The agent's own folder, outside the data folder: HOME and cwd are inside; the only writable place. Its parent is hidden from the agent (it holds the other agents' folders). */
@@ -36,6 +39,8 @@ export interface SandboxSpec {
   allowHosts: string[];
   /** Aion's own base URL, e.g. http://127.0.0.1:8080 (its /mcp). */
   aionUrl: string;
+  /** Where the uids of a root server's agents start (AION_AGENT_UID_BASE). */
+  uidBase: number;
 }
 
 export interface SandboxedCommand {
@@ -60,9 +65,10 @@ const INSTALL = 'install bubblewrap, socat and ripgrep (Debian/Ubuntu: apt-get i
 interface Runtime {
   manager: typeof SandboxManager;
   bash: string;
+  bwrap: string;
   socat: string;
-  /** The user agents run as, when the server is root; null: as the server's own user. */
-  user: { uid: number; gid: number } | null;
+  /** Whether the server runs as root: then each agent runs as a uid of its own, else as the server's user. */
+  root: boolean;
   /** Removes the signal handlers this start added. */
   release(): void;
 }
@@ -86,8 +92,21 @@ export async function sandboxed(command: string, args: string[], env: Record<str
   return wrap(await started(), command, args, env, spec);
 }
 
-async function wrap(
-  { manager, bash, socat, user }: Runtime,
+async function wrap(runtime: Runtime, command: string, args: string[], env: Record<string, string>, spec: SandboxSpec): Promise<SandboxedCommand> {
+  if (!runtime.root) return wrapAs(runtime, null, command, args, env, spec);
+  const uid = await takeAgentUid(spec.uidBase);
+  try {
+    const wrapped = await wrapAs(runtime, { uid, gid: uid }, command, args, env, spec);
+    return { ...wrapped, dispose: () => wrapped.dispose().finally(() => releaseAgentUid(uid)) };
+  } catch (error) {
+    releaseAgentUid(uid);
+    throw error;
+  }
+}
+
+async function wrapAs(
+  { manager, bash, bwrap, socat }: Runtime,
+  user: { uid: number; gid: number } | null,
   command: string,
   args: string[],
   env: Record<string, string>,
@@ -142,9 +161,9 @@ async function wrap(
   let disposed = false;
   return {
     command: bash,
-    // `exec`: the spawned pid is bwrap's, whose death (--die-with-parent) ends the whole namespace.
-    args: ['-c', `exec ${wrapped}`],
-    env: { ...env },
+    // The command line (bwrap's arguments hold this sandbox's proxy credentials) in the environment, which only its uid reads.
+    args: ['-c', `eval "$${LAUNCHER_VARIABLE}"`],
+    env: { ...env, [LAUNCHER_VARIABLE]: launcher(wrapped, bwrap) },
     ...(user ?? {}),
     dispose: async () => {
       if (disposed) return;
@@ -191,26 +210,30 @@ async function start(): Promise<Runtime> {
   if (deps.warnings.some((warning) => warning.includes('seccomp'))) {
     throw new SandboxUnavailable(`the sandbox library has no seccomp helper for ${process.arch}: run on x64 or arm64`);
   }
-  const signals = { SIGINT: process.listeners('SIGINT'), SIGTERM: process.listeners('SIGTERM') };
-  await manager.initialize(config);
+  const signals = { SIGINT: handlersOf('SIGINT'), SIGTERM: handlersOf('SIGTERM') };
+  // The host-side bridge is spawned once, here: through a wrapper that ends it with the server.
+  const bridge = await boundToParent(socat, await which('setpriv'));
+  try {
+    await manager.initialize({ ...config, socatPath: bridge.path });
+  } finally {
+    await bridge.remove();
+  }
+  // What runs inside each sandbox uses socat itself (the sandbox's pid namespace ends with it).
+  manager.updateConfig(config);
   // The library cleans up on SIGINT/SIGTERM (its proxy's socat would outlive
   // us) but its handlers swallow the signal, so a process without handlers of
   // its own would not stop. Ours clean up alike, then let the signal do what
   // it would have done. (On a normal exit the library's 'exit' handler does.)
+  // Only the library's go: its `once` handlers added meanwhile; the server's
+  // own, registered while this started, stay.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    for (const listener of process.listeners(signal)) if (!signals[signal].includes(listener)) process.removeListener(signal, listener);
+    for (const listener of handlersOf(signal)) if (!signals[signal].includes(listener) && 'listener' in listener) process.removeListener(signal, listener);
   }
   try {
-    const user = process.geteuid?.() === 0 ? await nobody() : null;
+    const root = process.geteuid?.() === 0;
     const socket = manager.getLinuxHttpSocketPath();
-    // The proxy's socket is made by root; the agents' uid must connect to it (it still asks for the proxy's token).
-    if (user && socket) {
-      await chown(socket, user.uid, user.gid).catch((error: unknown) => {
-        throw new SandboxUnavailable(
-          `the server runs as root, so agents run as uid ${user.uid}, but nothing can be given to that user here (${messageOf(error)}): run the server as a regular user, or map uid ${user.uid} in its user namespace`,
-        );
-      });
-    }
+    // The proxy's socket is made by root; every agent's uid must connect to it (the proxy still asks for that sandbox's credentials).
+    if (root && socket) await chmod(socket, 0o666);
     const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal) => {
       const handler = () => {
         runtime = undefined;
@@ -222,8 +245,9 @@ async function start(): Promise<Runtime> {
     const ready: Runtime = {
       manager,
       bash,
+      bwrap,
       socat,
-      user,
+      root,
       release: () => {
         for (const [signal, handler] of handlers) process.removeListener(signal, handler);
       },
@@ -243,10 +267,10 @@ async function probe(ready: Runtime): Promise<void> {
   try {
     const scratch = path.join(parent, 'scratch');
     await mkdir(scratch, { mode: 0o700 });
-    if (ready.user) await chown(scratch, ready.user.uid, ready.user.gid);
     // mkdtemp makes it 0700: the agent's uid only passes through.
-    if (ready.user) await chmod(parent, 0o711);
-    const sandbox = await wrap(ready, 'true', [], { PATH: '/usr/bin:/bin', HOME: scratch }, { scratch, denyRead: [], allowHosts: [], aionUrl: 'http://127.0.0.1:65535' });
+    if (ready.root) await chmod(parent, 0o711);
+    const spec = { scratch, denyRead: [], allowHosts: [], aionUrl: 'http://127.0.0.1:65535', uidBase: DEFAULT_AGENT_UID_BASE };
+    const sandbox = await wrap(ready, 'true', [], { PATH: '/usr/bin:/bin', HOME: scratch }, spec);
     try {
       const child = spawn(sandbox.command, sandbox.args, { cwd: scratch, env: sandbox.env, uid: sandbox.uid, gid: sandbox.gid, stdio: ['ignore', 'ignore', 'pipe'] });
       let said = '';
@@ -257,7 +281,7 @@ async function probe(ready: Runtime): Promise<void> {
         child.once('exit', (exitCode) => resolve(exitCode));
       });
       clearTimeout(timer);
-      if (code !== 0) throw new SandboxUnavailable(probeSentence(said.trim() || `it exited with ${code}`, ready.user));
+      if (code !== 0) throw new SandboxUnavailable(probeSentence(said.trim() || `it exited with ${code}`, sandbox.uid));
     } finally {
       await sandbox.dispose();
     }
@@ -266,10 +290,10 @@ async function probe(ready: Runtime): Promise<void> {
   }
 }
 
-function probeSentence(said: string, user: { uid: number } | null): string {
+function probeSentence(said: string, uid: number | undefined): string {
   const first = said.split('\n').find((line) => line.trim() !== '') ?? said;
-  if (user && /Permission denied/i.test(said) && !/uid map/i.test(said)) {
-    return `a test sandbox failed to start (${first.slice(0, 200)}): the server runs as root, so agents run as uid ${user.uid}, which must be able to read Aion's installation and the programs the sandbox runs`;
+  if (uid !== undefined && /Permission denied/i.test(said) && !/uid map/i.test(said)) {
+    return `a test sandbox failed to start (${first.slice(0, 200)}): the server runs as root, so agents run as uids of their own like ${uid}, which must be able to read Aion's installation and the programs the sandbox runs`;
   }
   if (/namespace|uid map|setting up uid|Operation not permitted|No permissions/i.test(said)) {
     return `bubblewrap could not create its namespaces (${first.slice(0, 200)}): enable unprivileged user namespaces (sysctl user.max_user_namespaces > 0, kernel.unprivileged_userns_clone=1; on Ubuntu 24.04 kernel.apparmor_restrict_unprivileged_userns=0), or in a container allow them (e.g. Docker --security-opt seccomp=unconfined --security-opt apparmor=unconfined)`;
@@ -312,8 +336,11 @@ function innerScript(command: string, args: string[], { tmp, relays, socat }: { 
   if (relays.length > 0) {
     // The proxy's user (percent-encoded base64) and token, as HTTP_PROXY carries them.
     lines.push('_aion_relays=; _aion_auth=${HTTP_PROXY#*://}; _aion_auth=${_aion_auth%@*}; _aion_auth=${_aion_auth//%3D/=}; _aion_auth=${_aion_auth//%2B/+}; _aion_auth=${_aion_auth//%2F//}');
+    // socat reads them from a file of the agent's own (printf is a builtin): on its command line every user of the host would see them.
+    const auth = quote(path.join(tmp, '.proxy-auth'));
+    lines.push(`(umask 077; printf '%s' "$_aion_auth" > ${auth})`);
     for (const { host, port } of relays) {
-      const target = `PROXY:127.0.0.1:${host}:${port},proxyport=${PROXY_PORT},proxyauth="$_aion_auth"`;
+      const target = `PROXY:127.0.0.1:${host}:${port},proxyport=${PROXY_PORT},proxy-authorization-file=${auth}`;
       lines.push(
         `{ ${quote(socat)} TCP6-LISTEN:${port},ipv6only=0,fork,reuseaddr ${target} || exec ${quote(socat)} TCP4-LISTEN:${port},fork,reuseaddr ${target}; } </dev/null >/dev/null 2>&1 &`,
         '_aion_relays="$_aion_relays $!"',
@@ -345,6 +372,29 @@ function innerScript(command: string, args: string[], { tmp, relays, socat }: { 
   }
   lines.push(`exec ${[command, ...args].map(quote).join(' ')}`);
   return lines.join('\n');
+}
+
+/** The variable the spawned bash finds the sandbox's command line in. */
+const LAUNCHER_VARIABLE = 'AION_SANDBOX_COMMAND';
+
+/**
+ * The script that execs bwrap with its options read from a pipe (`--args`),
+ * not on its command line; `exec` so the spawned pid is bwrap's, whose death
+ * (--die-with-parent) ends the whole namespace. A profile too long for a
+ * command line the library already passes through a file of its own: run as given.
+ */
+function launcher(wrapped: string, bwrap: string): string {
+  return [
+    `unset ${LAUNCHER_VARIABLE}`,
+    `set -- ${wrapped}`,
+    // Its options through the pipe; the command (`-- bash -c …`, nothing secret) where bwrap wants it.
+    `if [ "$1" = ${quote(bwrap)} ]; then`,
+    '  shift; _aion_options=()',
+    '  while [ $# -gt 0 ] && [ "$1" != -- ]; do _aion_options+=("$1"); shift; done',
+    `  exec ${quote(bwrap)} --args 3 "$@" 3< <(printf '%s\\0' "\${_aion_options[@]}")`,
+    'fi',
+    'exec "$@"',
+  ].join('\n');
 }
 
 function quote(word: string): string {
@@ -429,11 +479,7 @@ async function resolveCommand(command: string, searchPath: string): Promise<stri
   return null;
 }
 
-/** The `nobody` user and its group, from /etc/passwd (65534 where it has none). */
-async function nobody(): Promise<{ uid: number; gid: number }> {
-  const passwd = await readFile('/etc/passwd', 'utf8').catch(() => '');
-  const fields = passwd.split('\n').find((line) => line.startsWith('nobody:'))?.split(':');
-  const uid = Number(fields?.[2]);
-  const gid = Number(fields?.[3]);
-  return Number.isInteger(uid) && Number.isInteger(gid) && uid > 0 ? { uid, gid } : { uid: 65534, gid: 65534 };
+/** The signal's handlers as registered: a `once` handler is a wrapper with its `listener`. */
+function handlersOf(signal: 'SIGINT' | 'SIGTERM'): NodeJS.SignalsListener[] {
+  return process.rawListeners(signal) as NodeJS.SignalsListener[];
 }

@@ -102,8 +102,6 @@ function listenError(error: unknown, config: Pick<Config, 'host' | 'port'>): unk
 
 export async function serveUntilSignalled(config: Config): Promise<void> {
   const server = await startServer(config, (line) => console.log(line));
-  if (config.demo) for (const line of await signInLinks(config.dataDir, server.url)) console.log(line);
-  console.log(`listening on ${server.url}`);
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) return;
@@ -120,6 +118,9 @@ export async function serveUntilSignalled(config: Config): Promise<void> {
         },
       );
   };
+  // Before the line that tells a supervisor the server is up: a signal sent on seeing it finds them.
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+  if (config.demo) for (const line of await signInLinks(config.dataDir, server.url)) console.log(line);
+  console.log(`listening on ${server.url}`);
 }

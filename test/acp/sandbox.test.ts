@@ -9,6 +9,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_AGENT_UID_BASE } from '../../src/acp/agent-uids.js';
 import { sandboxed, sandboxProblem, type SandboxedCommand, type SandboxSpec } from '../../src/acp/sandbox.js';
 
 interface Attempt {
@@ -99,7 +100,7 @@ async function listen(answer: string): Promise<number> {
 }
 
 function spec(overrides: Partial<SandboxSpec> = {}): SandboxSpec {
-  return { scratch, denyRead: [data], allowHosts: [`127.0.0.1:${allowedPort}`], aionUrl: `http://127.0.0.1:${aionPort}`, ...overrides };
+  return { scratch, denyRead: [data], allowHosts: [`127.0.0.1:${allowedPort}`], aionUrl: `http://127.0.0.1:${aionPort}`, uidBase: DEFAULT_AGENT_UID_BASE, ...overrides };
 }
 
 /** Spawned as the host spawns an agent: its own process group, piped stdio. */

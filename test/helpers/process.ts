@@ -1,5 +1,6 @@
 // `ops serve` as its own process, the way an operator runs it.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { OPS_BIN } from './paths.js';
 
 export interface ServerProcess {
@@ -89,5 +90,41 @@ export function killGroups(groups: number[]): void {
     } catch {
       // Gone already.
     }
+  }
+}
+
+/** A process's state letter from /proc (`Z` a zombie), or null when it is gone. */
+export function stateOf(pid: number): string | null {
+  const stat = readOr(`/proc/${pid}/stat`);
+  return stat === '' ? null : (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? null);
+}
+
+/** Every live process below `pid` (children, their children…), zombies left out. */
+export function descendantsOf(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    const child = Number(entry);
+    if (!Number.isInteger(child)) continue;
+    const stat = readOr(`/proc/${child}/stat`);
+    if (stat === '') continue;
+    // `pid (comm) state ppid …`: the name may hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] === 'Z') continue;
+    const parent = Number(fields[1]);
+    children.set(parent, [...(children.get(parent) ?? []), child]);
+  }
+  const found: number[] = [];
+  for (let queue = [...(children.get(pid) ?? [])], next = queue.shift(); next !== undefined; next = queue.shift()) {
+    found.push(next);
+    queue.push(...(children.get(next) ?? []));
+  }
+  return found;
+}
+
+function readOr(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
   }
 }
