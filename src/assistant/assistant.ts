@@ -109,9 +109,9 @@ export class Assistant {
   }
 
   // Deciding changes proposals only, never the thread's own row: it is described as found.
-  async accept(operator: Operator, threadId: string, proposalId: string): Promise<ThreadResponse> {
+  async accept(operator: Operator, threadId: string, proposalId: string, fingerprint?: string): Promise<ThreadResponse> {
     const thread = await findThread(this.deps.db, operator, threadId);
-    await acceptProposal(this.deps, operator, thread, proposalId);
+    await acceptProposal(this.deps, operator, thread, proposalId, fingerprint);
     return describeThread(this.deps.db, this.deps.projects, operator, thread.id);
   }
 
@@ -131,9 +131,9 @@ export class Assistant {
     return agentCall(this.deps, operator, threadId, name, input, restrictions);
   }
 
-  async acceptAll(operator: Operator, threadId: string): Promise<ThreadResponse> {
+  async acceptAll(operator: Operator, threadId: string, seen?: readonly string[]): Promise<ThreadResponse> {
     const thread = await findThread(this.deps.db, operator, threadId);
-    await acceptAll(this.deps, operator, thread);
+    await acceptAll(this.deps, operator, thread, seen);
     return describeThread(this.deps.db, this.deps.projects, operator, thread.id);
   }
 }
