@@ -224,3 +224,43 @@ describe('Stale is visible before anyone clicks (finding 3)', () => {
     expect(((await olive.get(`/api/v1/change-requests/${fromThread}`)).body as ChangeRequestResponse).stale).toBe(true);
   });
 });
+
+describe('invariant 19: every decision names what it decides on', () => {
+  /** Each way a person decides, with what they saw made out of date: refused with a sentence, and nothing runs. */
+  const decisions: { name: string; decide: () => Promise<{ status: number; body: unknown }>; sentence: RegExp; ran: () => Promise<boolean> }[] = [];
+
+  beforeAll(async () => {
+    const one = await say(await open(), '/tool set_secret {"name": "INV_ACCEPT", "value": "v"}');
+    decisions.push({
+      name: 'accept',
+      decide: () => accept(one, one.proposals[0]?.id ?? '', { fingerprint: 'a'.repeat(64) }),
+      sentence: /^this proposal is not the one you saw: /,
+      ran: async () => (await secretsOf(staging)).includes('INV_ACCEPT'),
+    });
+    const all = await say(await open(), '/tool set_secret {"name": "INV_ALL", "value": "v"}\n/tool set_secret {"name": "INV_ALL_TOO", "value": "v"}');
+    decisions.push({
+      name: 'accept-all',
+      decide: () => acceptAll(all, { proposals: [all.proposals[0]?.id] }),
+      sentence: /^nothing was accepted: the newest answer holds a proposal you did not see /,
+      ran: async () => (await secretsOf(staging)).includes('INV_ALL'),
+    });
+    const asked = await mustCall(olive, 'set_secret', { ...production, name: 'INV_APPROVE', value: 'v' });
+    const id = (asked.change_request as { id: string }).id;
+    decisions.push({
+      name: 'approve',
+      decide: () => ada.post(`/api/v1/change-requests/${id}/approve`, { fingerprint: 'b'.repeat(64) }),
+      sentence: /^this change request is not the one you saw: /,
+      ran: async () => (await secretsOf(production)).includes('INV_APPROVE'),
+    });
+  });
+
+  it('refuses each with a 409 and a sentence, and runs nothing', async () => {
+    expect(decisions.map((d) => d.name)).toEqual(['accept', 'accept-all', 'approve']);
+    for (const decision of decisions) {
+      const answer = await decision.decide();
+      expect(answer.status, decision.name).toBe(409);
+      expect((answer.body as { error: string }).error, decision.name).toMatch(decision.sentence);
+      expect(await decision.ran(), decision.name).toBe(false);
+    }
+  });
+});
