@@ -109,10 +109,10 @@ export class Assistant {
   }
 
   // Deciding changes proposals only, never the thread's own row: it is described as found.
-  /** `beforeWrite`: what the request that accepts asks first in the write's transaction (Invocation.beforeWrite). */
-  async accept(operator: Operator, threadId: string, proposalId: string, beforeWrite?: BeforeWrite): Promise<ThreadResponse> {
+  /** `seen`: the fingerprint the operator accepted; `beforeWrite`: what the request asks first in the write's transaction (Invocation.beforeWrite). */
+  async accept(operator: Operator, threadId: string, proposalId: string, decision: { seen?: string | undefined; beforeWrite?: BeforeWrite | undefined } = {}): Promise<ThreadResponse> {
     const thread = await findThread(this.deps.db, operator, threadId);
-    await acceptProposal(this.deps, operator, thread, proposalId, beforeWrite);
+    await acceptProposal(this.deps, operator, thread, proposalId, decision);
     return describeThread(this.deps.db, this.deps.projects, operator, thread.id);
   }
 
@@ -132,9 +132,9 @@ export class Assistant {
     return agentCall(this.deps, operator, threadId, name, input, restrictions);
   }
 
-  async acceptAll(operator: Operator, threadId: string, beforeWrite?: BeforeWrite): Promise<ThreadResponse> {
+  async acceptAll(operator: Operator, threadId: string, decision: { seen?: readonly string[] | undefined; beforeWrite?: BeforeWrite | undefined } = {}): Promise<ThreadResponse> {
     const thread = await findThread(this.deps.db, operator, threadId);
-    await acceptAll(this.deps, operator, thread, beforeWrite);
+    await acceptAll(this.deps, operator, thread, decision);
     return describeThread(this.deps.db, this.deps.projects, operator, thread.id);
   }
 }

@@ -3,9 +3,10 @@
 // and stores the result — claim, effect and audit in one transaction — so it
 // runs once however many accepts race, on however many servers. Where its
 // environment requires two approvals, accepting opens a change request and
-// the proposal waits on it, pending (the spec's statuses), until a second
-// operator decides it. Rejecting changes nothing but the proposal, and
-// withdraws the change request it waits on.
+// the proposal is `requested` (shown as accepted, docs/decisions.md), out of
+// its thread's way, until a second operator decides it. Rejecting changes nothing but the proposal, and
+// withdraws the change request it waits on. A decision names what it decides
+// on (DESIGN.md §14): Accept the fingerprint seen, Accept all the ids seen.
 import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import { perform, type Actor } from '../domain/actions.js';
@@ -15,6 +16,7 @@ import { isUuid } from '../store/ids.js';
 import { messages, parkedSecrets, proposals } from '../store/schema.js';
 import type { Batch, BeforeWrite } from '../tools/executor.js';
 import type { AssistantDeps } from './deps.js';
+import { proposalFingerprint } from './fingerprint.js';
 import { placeholdersIn, unparkSecrets } from './parking.js';
 import { NO_LONGER_EXECUTABLE, REPLACED } from './proposing.js';
 import type { ThreadRecord } from './threads.js';
@@ -22,21 +24,35 @@ import { threadChangeTopic } from '../turns/topics.js';
 
 type ProposalRecord = typeof proposals.$inferSelect;
 
-async function findProposal(db: Db, thread: ThreadRecord, id: string): Promise<ProposalRecord> {
+/** How an accept ended: ran, waits for others' approvals, or failed. */
+type Accepted = 'accepted' | 'requested' | 'failed';
+
+async function findProposal(db: Db, thread: ThreadRecord, id: string): Promise<ProposalRecord & { fingerprint: string }> {
   const [row] = isUuid(id)
     ? await db
-        .select()
+        .select({ record: proposals, fingerprint: proposalFingerprint })
         .from(proposals)
         .where(and(eq(proposals.id, id), eq(proposals.threadId, thread.id)))
         .limit(1)
     : [];
   if (!row) throw notFound(`no such proposal: ${id} in this thread`);
-  return row;
+  return { ...row.record, fingerprint: row.fingerprint };
 }
 
-/** Accepts one proposal; true when its tool succeeded (or waits on a change request now), false when it failed. */
-export async function acceptProposal(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, id: string, beforeWrite?: BeforeWrite): Promise<boolean> {
+/** What a decision names and asks first: the fingerprint seen, and the request's check before the write (Invocation.beforeWrite). */
+interface Deciding {
+  seen?: string | undefined;
+  beforeWrite?: BeforeWrite | undefined;
+}
+
+/** Accepts one proposal — the one seen, when its fingerprint is given; how it ended. */
+export async function acceptProposal(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, id: string, { seen, beforeWrite }: Deciding = {}): Promise<Accepted> {
   const proposal = await findProposal(deps.db, thread, id);
+  if (seen !== undefined && seen !== proposal.fingerprint) {
+    throw conflict(
+      `this proposal is not the one you saw: "${proposal.title}" has fingerprint ${proposal.fingerprint.slice(0, 12)}, not the ${seen.slice(0, 12)} you accepted; read the thread again`,
+    );
+  }
   try {
     return await accept(deps, operator, thread, proposal, { beforeWrite });
   } finally {
@@ -68,7 +84,7 @@ async function accept(
   thread: ThreadRecord,
   proposal: ProposalRecord,
   { settling, beforeWrite }: { settling?: Settling; beforeWrite?: BeforeWrite | undefined },
-): Promise<boolean> {
+): Promise<Accepted> {
   const batch = settling?.batch;
   const db = batch?.tx ?? deps.db;
   let unrunnable: string | null = null;
@@ -86,9 +102,9 @@ async function accept(
         settle: async (tx, result) => {
           if (!settling) await tx.update(proposals).set({ result }).where(eq(proposals.id, proposal.id));
         },
-        // Claimed, but held for a second operator: it stays pending, waiting on the change request.
+        // Claimed, but held for others' approvals: requested, out of its thread's way, waiting on the change request.
         hold: async (tx, changeRequest) => {
-          await tx.update(proposals).set({ status: 'pending', decidedAt: null, changeRequestId: changeRequest }).where(eq(proposals.id, proposal.id));
+          await tx.update(proposals).set({ status: 'requested', decidedAt: null, changeRequestId: changeRequest }).where(eq(proposals.id, proposal.id));
         },
         batch,
       },
@@ -99,16 +115,15 @@ async function accept(
       throw error;
     });
   if (!outcome.is_error) {
-    if (!outcome.changeRequest) {
-      settling?.results.push({ id: proposal.id, result: outcome.result });
-      deps.metrics.proposalDecided('accepted');
-    }
-    return true;
+    if (outcome.changeRequest) return 'requested';
+    settling?.results.push({ id: proposal.id, result: outcome.result });
+    deps.metrics.proposalDecided('accepted');
+    return 'accepted';
   }
   const marked = await decide(db, proposal.id, 'failed', outcome.result);
   if (marked === 0) throw conflict('this proposal was already decided');
   deps.metrics.proposalDecided('failed');
-  return false;
+  return 'failed';
 }
 
 /** Why a claim could not be taken; `unrunnable` when the proposal can never run. */
@@ -163,10 +178,10 @@ async function claim(tx: Db, thread: ThreadRecord, proposal: ProposalRecord): Pr
     })
     .from(proposals)
     .where(eq(proposals.id, proposal.id));
-  if (now && now.status !== 'pending') return { why: `this proposal was already ${now.status}`, unrunnable: false };
-  if (now?.changeRequest) {
-    return { why: `this proposal waits on change request ${now.changeRequest}: another operator approves or declines it`, unrunnable: false };
+  if (now?.status === 'requested') {
+    return { why: `this proposal was accepted already and waits on change request ${now.changeRequest ?? ''}: other operators approve or decline it`, unrunnable: false };
   }
+  if (now && now.status !== 'pending') return { why: `this proposal was already ${now.status}`, unrunnable: false };
   if (!now?.newest) return { why: REPLACED, unrunnable: true };
   if (!now.projectExists) return { why: `${NO_LONGER_EXECUTABLE}: project ${proposal.project} is gone`, unrunnable: true };
   return { why: `${NO_LONGER_EXECUTABLE}: environment ${proposal.environment} is gone`, unrunnable: true };
@@ -188,7 +203,7 @@ export async function rejectProposal(deps: AssistantDeps, actor: Actor, thread: 
       touch(threadChangeTopic(thread.operatorId, { thread: thread.id, what: 'decision' }));
       // The change request first: approving one locks it before its proposal, and so does this.
       withdrew = await deps.changeRequests.withdrawWaiting(tx, touch, { proposal: proposal.id }, actor, 'its proposal was rejected');
-      if ((await decide(tx, proposal.id, 'rejected', { error: `rejected by ${actor.operator.name}` })) > 0) return;
+      if ((await decide(tx, proposal.id, 'rejected', { error: `rejected by ${actor.operator.name}` }, ['pending', 'requested'])) > 0) return;
       throw conflict(`this proposal was already ${(await findProposal(tx, thread, id)).status}`);
     },
   });
@@ -199,34 +214,71 @@ export async function rejectProposal(deps: AssistantDeps, actor: Actor, thread: 
 /**
  * Accepts the newest answer's waiting proposals in order, in one transaction
  * with a savepoint each: the first that fails (or that someone else decided
- * meanwhile) rolls back to its savepoint, is recorded, and ends the run; the
- * ones before it stay accepted, the rest waiting. Accept-all answers 200 either way.
+ * meanwhile) rolls back to its savepoint, is recorded, and ends the run, and
+ * so does the first that waits for others' approvals (it is requested, and
+ * what follows may depend on it); the ones before stay accepted, the rest
+ * waiting. With `seen` (the ids the operator saw), anything else waiting, or
+ * a seen one no longer waiting, refuses the whole run with what changed.
+ * Accept-all answers 200 otherwise.
  */
-export async function acceptAll(deps: AssistantDeps, operator: Operator, thread: ThreadRecord, beforeWrite?: BeforeWrite): Promise<void> {
+export async function acceptAll(
+  deps: AssistantDeps,
+  operator: Operator,
+  thread: ThreadRecord,
+  { seen, beforeWrite }: { seen?: readonly string[] | undefined; beforeWrite?: BeforeWrite | undefined } = {},
+): Promise<void> {
   await deps.changes.transaction(deps.db, async (tx, touch) => {
     await beforeWrite?.(tx);
     const newest = await newestAnswerId(tx, thread.id);
-    if (newest === null) return;
-    const waiting = await tx
-      .select()
-      .from(proposals)
-      // Those waiting on a change request are accepted already, as far as their operator goes.
-      .where(and(eq(proposals.messageId, newest), eq(proposals.status, 'pending'), isNull(proposals.changeRequestId)))
-      .orderBy(asc(proposals.position));
+    const waiting =
+      newest === null
+        ? []
+        : await tx
+            .select()
+            .from(proposals)
+            .where(and(eq(proposals.messageId, newest), eq(proposals.status, 'pending'), isNull(proposals.changeRequestId)))
+            .orderBy(asc(proposals.position));
+    if (seen) await assertAsSeen(tx, thread, waiting, seen);
     if (waiting.length > 0) touch(threadChangeTopic(thread.operatorId, { thread: thread.id, what: 'decision' }));
     await deps.executor.batch(tx, touch, async (batch) => {
       const settling: Settling = { batch, results: [] };
       for (const proposal of waiting) {
         const accepted = await accept(deps, operator, thread, proposal, { settling }).catch((error: unknown) => {
-          if (error instanceof AppError && error.kind === 'conflict') return false;
+          if (error instanceof AppError && error.kind === 'conflict') return 'failed' as const;
           throw error;
         });
-        if (!accepted) break;
+        if (accepted !== 'accepted') break;
       }
       await storeResults(tx, settling.results);
     });
   });
 }
+
+/** A conflict naming what changed when the waiting proposals are not exactly those the operator saw. */
+async function assertAsSeen(tx: Db, thread: ThreadRecord, waiting: readonly ProposalRecord[], seen: readonly string[]): Promise<void> {
+  const shown = new Set(seen);
+  const unseen = waiting.filter((p) => !shown.has(p.id));
+  if (unseen.length > 0) {
+    const titles = unseen.map((p) => `"${p.title}"`).join(', ');
+    throw conflict(`nothing was accepted: the newest answer holds ${unseen.length === 1 ? 'a proposal' : 'proposals'} you did not see (${titles}); read the thread again`);
+  }
+  const still = new Set(waiting.map((p) => p.id));
+  const gone = [...shown].filter((id) => !still.has(id));
+  if (gone.length === 0) return;
+  const rows = await tx
+    .select({ title: proposals.title, status: proposals.status, result: proposals.result })
+    .from(proposals)
+    .where(and(eq(proposals.threadId, thread.id), inArray(proposals.id, gone.filter(isUuid))));
+  const said = rows.map((r) => `"${r.title}" is ${r.status}${errorOf(r.result)}`);
+  const unknown = gone.length - rows.length;
+  if (unknown > 0) said.push(`${unknown === 1 ? 'one is' : `${unknown} are`} not a proposal of this thread`);
+  throw conflict(`nothing was accepted: not every proposal you saw still waits: ${said.join('; ')}; read the thread again`);
+}
+
+const errorOf = (result: unknown) => {
+  const error = (result as { error?: unknown } | null)?.error;
+  return typeof error === 'string' ? ` (${error})` : '';
+};
 
 /** The results of accepted proposals, in one statement; they travel as one JSON parameter. */
 async function storeResults(tx: Db, results: Settling['results']): Promise<void> {
@@ -237,12 +289,12 @@ async function storeResults(tx: Db, results: Settling['results']): Promise<void>
     where ${proposals}.id = settled.id`);
 }
 
-/** Moves a pending proposal to its decision; 0 when it was no longer pending. */
-async function decide(db: Db, id: string, status: 'rejected' | 'failed', result: object | null): Promise<number> {
+/** Moves a waiting proposal (`from` these statuses) to its decision; 0 when it was no longer waiting. */
+async function decide(db: Db, id: string, status: 'rejected' | 'failed', result: object | null, from: ProposalRecord['status'][] = ['pending']): Promise<number> {
   const changed = await db
     .update(proposals)
     .set({ status, result, decidedAt: new Date() })
-    .where(and(eq(proposals.id, id), eq(proposals.status, 'pending')))
+    .where(and(eq(proposals.id, id), inArray(proposals.status, from)))
     .returning({ id: proposals.id });
   return changed.length;
 }

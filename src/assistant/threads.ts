@@ -18,6 +18,7 @@ import type { ThreadMessage } from '../wire/message.js';
 import { proposalChangeRequests } from '../change-requests/listing.js';
 import type { ProposalResponse } from '../wire/proposal.js';
 import type { ThreadResponse } from '../wire/thread.js';
+import { proposalFingerprint } from './fingerprint.js';
 import { threadState } from './thread-state.js';
 
 export type ThreadRecord = typeof threads.$inferSelect;
@@ -177,13 +178,15 @@ function messageView({ acp, tool_calls: toolCalls, ...message }: MessageView): T
 }
 
 /** A proposal's view as stored, with the id of the change request it waits on in place of that request's view. */
-export type StoredProposalView = Omit<ProposalResponse, 'change_request'> & { change_request_id: string | null };
+export type StoredProposalView = Omit<ProposalResponse, 'change_request' | 'stale' | 'stale_reason'> & { change_request_id: string | null };
 
 /** A proposal's view, built in SQL (`proposals` in scope). */
 const proposalViewJson = sql<StoredProposalView>`json_build_object(
   'change_request_id', ${proposals.changeRequestId}, 'decided_at', ${isoTime(proposals.decidedAt)}, 'environment', ${proposals.environment},
   'id', ${proposals.id}, 'message_id', ${proposals.messageId}, 'permission', ${proposals.permission}, 'project', ${proposals.project},
-  'result', coalesce(${proposals.result}, '{}'), 'rows', ${proposals.rows}, 'status', ${proposals.status},
+  'result', coalesce(${proposals.result}, '{}'), 'rows', ${proposals.rows},
+  'status', case when ${proposals.status} = 'requested' then 'accepted' else ${proposals.status} end,
+  'requested', ${proposals.status} = 'requested', 'fingerprint', ${proposalFingerprint},
   'tag', case when ${proposals.tag} = 'read' then 'read' else 'write' end, 'title', ${proposals.title}, 'tool', ${proposals.tool})`;
 
 /** The thread's proposals in order, as a JSON array of their stored views: a subquery. */
@@ -207,7 +210,10 @@ function proposalView(
   { change_request_id: requestId, ...view }: StoredProposalView,
   requests: Awaited<ReturnType<typeof proposalChangeRequests>>,
 ): ProposalResponse {
-  return { ...view, change_request: (requestId && requests.get(requestId)) || null };
+  const request = (requestId && requests.get(requestId)) || null;
+  // Only a proposal that still waits on its request is stale with it; one decided since says how it ended.
+  const stale = view.requested && request?.stale ? request.stale_reason : null;
+  return { ...view, change_request: request, stale: stale !== null, stale_reason: stale };
 }
 
 /**

@@ -21,6 +21,7 @@ import { shortTitle } from './thread-title.js';
 import { builtInToolCall } from './tool-call-view.js';
 import { parkSecrets } from './parking.js';
 import { redactCredentials } from './redaction.js';
+import { pinRevision } from './pinning.js';
 import { endTurn, outsideThread, pendingProposal, proposedResult, storeAnswer } from './proposing.js';
 import { historyOf, systemPrompt, type StoredMessage } from './prompt.js';
 import { historyBudget, trimHistory } from './providers/history.js';
@@ -157,7 +158,7 @@ async function converse(
     // A write the model calls waits for the operator's accept.
     propose: async (write) => {
       const id = randomUUID();
-      turn.propose({ ...pendingProposal(write, thread, { id, toolUseId: use.id }), id });
+      turn.propose({ ...pendingProposal(await pinRevision(deps.db, write), thread, { id, toolUseId: use.id }), id });
       return proposedResult(id);
     },
   });

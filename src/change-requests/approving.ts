@@ -19,6 +19,7 @@ import type { Change } from '../wire/change-request.js';
 import { stepEntry, type ChangeRequestDeps, type Decider } from './deps.js';
 import { expireDue, failProposal } from './expiry.js';
 import { assertUndecided, findVisible, nothingIfNotFound } from './finding.js';
+import { requestFingerprint } from './fingerprint.js';
 import { unsealedInput } from './opening.js';
 import { findRequest, secondsToDecision, type StoredRequest } from './records.js';
 import { changeRequestTopic } from './topics.js';
@@ -34,7 +35,8 @@ interface Unrunnable {
   why: string;
 }
 
-export async function approveRequest(deps: ChangeRequestDeps, by: Decider, id: string, comment: string | null): Promise<void> {
+/** Approves the request — the one seen, when its fingerprint is given. */
+export async function approveRequest(deps: ChangeRequestDeps, by: Decider, id: string, comment: string | null, seen?: string): Promise<void> {
   await expireDue(deps);
   let unrunnable: Unrunnable | null = null;
   let outcome: 'approved' | 'failed' = 'approved';
@@ -42,6 +44,9 @@ export async function approveRequest(deps: ChangeRequestDeps, by: Decider, id: s
     .transaction(deps.db, async (tx, touch) => {
       const { stored, access } = await findVisible(deps, tx, by.operator, id, true);
       assertUndecided(stored);
+      if (seen !== undefined && seen !== requestFingerprint(stored)) {
+        throw conflict('this change request is not the one you saw: what it would run or change differs from what you read; read it again');
+      }
       const refused = decisionRefusal(stored, by.operator, access, 'approve');
       if (refused) throw forbidden(refused);
       const { request } = stored;
@@ -118,7 +123,7 @@ async function proposalWaits(tx: Db, { request }: StoredRequest): Promise<boolea
   const [row] = await tx
     .select({ id: proposals.id })
     .from(proposals)
-    .where(and(eq(proposals.changeRequestId, request.id), eq(proposals.status, 'pending')))
+    .where(and(eq(proposals.changeRequestId, request.id), eq(proposals.status, 'requested')))
     .for('update');
   return row !== undefined;
 }
@@ -145,7 +150,7 @@ async function settle(tx: Db, id: string, proposal: 'accepted' | 'failed', resul
   await tx
     .update(proposals)
     .set({ status: proposal, result, decidedAt: sql`now()` })
-    .where(and(eq(proposals.changeRequestId, id), eq(proposals.status, 'pending')));
+    .where(and(eq(proposals.changeRequestId, id), eq(proposals.status, 'requested')));
 }
 
 /** Records, in a transaction of its own, that the request can never run; its proposal fails with why. */

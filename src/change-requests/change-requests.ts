@@ -13,6 +13,7 @@ import type { ChangeRequestDeps, Decider } from './deps.js';
 import { expireDue, sweepEvery } from './expiry.js';
 import { listRequests, viewRequest, type RequestFilter } from './listing.js';
 import { openRequest } from './opening.js';
+import { markStale, markStaleOnNotices } from './staleness.js';
 
 export type { Decider } from './deps.js';
 export type { RequestFilter } from './listing.js';
@@ -22,6 +23,7 @@ const sweepInterval = (ttlMs: number) => Math.min(60_000, Math.max(1_000, Math.f
 
 export class ChangeRequests implements ChangeRequestDesk {
   private stopSweeping: (() => void) | null = null;
+  private stopMarking: (() => void) | null = null;
 
   constructor(private readonly deps: ChangeRequestDeps) {}
 
@@ -37,8 +39,8 @@ export class ChangeRequests implements ChangeRequestDesk {
     return viewRequest(this.deps, operator, id);
   }
 
-  async approve(by: Decider, id: string, comment: string | null): Promise<ChangeRequestResponse> {
-    await approveRequest(this.deps, by, id, comment);
+  async approve(by: Decider, id: string, comment: string | null, seen?: string): Promise<ChangeRequestResponse> {
+    await approveRequest(this.deps, by, id, comment, seen);
     return this.view(by.operator, id);
   }
 
@@ -60,13 +62,16 @@ export class ChangeRequests implements ChangeRequestDesk {
     for (let i = 0; i < count; i++) this.deps.metrics.changeRequest('withdrawn');
   }
 
-  /** Expires what is due now, then every little while. */
+  /** Expires what is due now, then every little while; marks stale what moved, now and as the notices say. */
   async start(log: (error: unknown) => void): Promise<void> {
     await expireDue(this.deps);
     this.stopSweeping = sweepEvery(this.deps, sweepInterval(this.deps.ttlMs), log);
+    this.stopMarking = markStaleOnNotices(this.deps, log);
+    await markStale(this.deps, ['*']);
   }
 
   close(): void {
     this.stopSweeping?.();
+    this.stopMarking?.();
   }
 }

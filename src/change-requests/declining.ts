@@ -30,7 +30,7 @@ export async function declineRequest(deps: ChangeRequestDeps, by: Decider, id: s
     await tx
       .update(proposals)
       .set({ status: 'rejected', result: { error: `its change request was ${status} by ${by.operator.name}: ${comment}` }, decidedAt: sql`now()` })
-      .where(and(eq(proposals.changeRequestId, id), eq(proposals.status, 'pending')));
+      .where(and(eq(proposals.changeRequestId, id), eq(proposals.status, 'requested')));
     await deps.audit.write(tx, stepEntry(DECLINE, stored, by, { comment, status }));
     return { status, seconds: await secondsToDecision(tx, id) };
   });

@@ -39,7 +39,7 @@ export async function failProposal(tx: Db, changeRequestId: string, error: strin
   await tx
     .update(proposals)
     .set({ status: 'failed', result: { error }, decidedAt: sql`now()` })
-    .where(and(eq(proposals.changeRequestId, changeRequestId), eq(proposals.status, 'pending')));
+    .where(and(eq(proposals.changeRequestId, changeRequestId), eq(proposals.status, 'requested')));
 }
 
 /** Sweeps every `ms` (unreferenced: it never holds the process open) until the returned stop is called. */

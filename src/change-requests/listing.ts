@@ -13,10 +13,10 @@ import type { ChangeRequestDeps } from './deps.js';
 import { expireDue } from './expiry.js';
 import { findVisible } from './finding.js';
 import { selectRequests } from './records.js';
-import { factsOf, requestView, sentenceOf } from './views.js';
+import { decisionRefusal, factsOf, requestView, sentenceOf, staleReasonOf } from './views.js';
 
 export interface RequestFilter {
-  /** Only those waiting for the caller to approve: pending, asked by someone else, the caller holding their permission. */
+  /** Only those waiting for the caller to approve: pending, asked by someone else, the caller holding their permission (stale ones marked so). */
   waitingForMe?: boolean;
   /** Only those the caller asked for. */
   askedByMe?: boolean;
@@ -46,8 +46,9 @@ export async function listRequests(deps: ChangeRequestDeps, operator: Operator, 
     .orderBy(desc(changeRequests.createdAt), desc(changeRequests.id));
   // Whether the caller may approve is judged here, not in the query: a page of those waiting for them is cut after it.
   const rows = filter.waitingForMe ? await query : await query.limit(filter.limit);
-  const views = rows.map((row) => requestView(row, operator, projects.get(row.project) ?? null));
-  return (filter.waitingForMe ? views.filter((view) => view.can_approve) : views).slice(0, filter.limit);
+  // Waiting for the caller: those they may approve, and those they could were they not stale (shown so, and not counted).
+  const mine = filter.waitingForMe ? rows.filter((row) => decisionRefusal(row, operator, projects.get(row.project) ?? null, 'approve') === null) : rows;
+  return mine.slice(0, filter.limit).map((row) => requestView(row, operator, projects.get(row.project) ?? null));
 }
 
 /** The caller's projects by slug: the one named (NotFound when they may not see it), or every one. */
@@ -65,5 +66,10 @@ async function visibleProjects(deps: ChangeRequestDeps, operator: Operator, slug
 export async function proposalChangeRequests(db: Db, ids: readonly string[]): Promise<Map<string, NonNullable<ProposalResponse['change_request']>>> {
   if (ids.length === 0) return new Map();
   const rows = await selectRequests(db).where(inArray(changeRequests.id, [...ids]));
-  return new Map(rows.map((row) => [row.request.id, { id: row.request.id, status: row.request.status, sentence: sentenceOf(factsOf(row)) }]));
+  return new Map(
+    rows.map((row) => {
+      const stale = staleReasonOf(row);
+      return [row.request.id, { id: row.request.id, status: row.request.status, sentence: sentenceOf(factsOf(row)), stale: stale !== null, stale_reason: stale }];
+    }),
+  );
 }

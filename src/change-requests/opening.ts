@@ -46,7 +46,7 @@ export async function openRequest(deps: ChangeRequestDeps, tx: Db, touch: (topic
     environment: environment.name,
     ran: false,
     change_request: { id, status: 'pending', expires_at: row.expiresAt.toISOString() },
-    message: `change request ${id} opened: ${sentenceOf({ ...facts, decidedBy: null, comment: null, result: null, expiresAt: row.expiresAt })}`,
+    message: `change request ${id} opened: ${sentenceOf({ ...facts, decidedBy: null, comment: null, result: null, expiresAt: row.expiresAt, staleReason: null })}`,
   };
 }
 

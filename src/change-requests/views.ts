@@ -6,6 +6,7 @@ import type { Operator } from '../access/operators.js';
 import type { ProjectAccess } from '../domain/projects.js';
 import type { ProposalRow } from '../wire/proposal.js';
 import type { Change, ChangeRequestResponse, ChangeRequestStatus, Verdict } from '../wire/change-request.js';
+import { requestFingerprint } from './fingerprint.js';
 import type { StoredRequest } from './records.js';
 
 /** What the sentence of a change request says. */
@@ -19,6 +20,8 @@ export interface RequestFacts {
   comment: string | null;
   result: unknown;
   expiresAt: Date;
+  /** Why a pending request can no longer run as asked; null while it can. */
+  staleReason: string | null;
 }
 
 export function sentenceOf(facts: RequestFacts): string {
@@ -26,6 +29,7 @@ export function sentenceOf(facts: RequestFacts): string {
   const said = comment ? ` ("${comment}")` : '';
   switch (facts.status) {
     case 'pending':
+      if (facts.staleReason) return `stale, so ${tool} will not run: ${facts.staleReason}; decline it, or ask again`;
       return `${environment} of ${project} requires 2 approvals, so ${tool} waits for another operator who holds ${permission} there to approve it`;
     case 'approved':
       return `approved by ${decidedBy ?? 'an operator'}${said}; ${tool} ran`;
@@ -48,8 +52,8 @@ function errorOf(result: unknown): string {
 }
 
 export function factsOf({ request, project, environment, decidedBy }: StoredRequest): RequestFacts {
-  const { status, tool, permission, comment, result, expiresAt } = request;
-  return { status, tool, project, environment, permission, decidedBy, comment, result, expiresAt };
+  const { status, tool, permission, comment, result, expiresAt, staleReason } = request;
+  return { status, tool, project, environment, permission, decidedBy, comment, result, expiresAt, staleReason };
 }
 
 function permissionOf(text: string): Permission {
@@ -77,13 +81,21 @@ export function decisionRefusal(stored: StoredRequest, operator: Operator, acces
   return null;
 }
 
+/** Why the request can no longer run as asked — marked while pending, or found when approved — or null. */
+export function staleReasonOf({ request }: StoredRequest): string | null {
+  if (request.staleReason) return request.staleReason;
+  return request.status === 'stale' ? errorOf(request.result) : null;
+}
+
 /** The request as `operator` reads it, with `access` their view of its project. */
 export function requestView(stored: StoredRequest, operator: Operator, access: ProjectAccess | null): ChangeRequestResponse {
   const { request, project, environment, requestedBy, decidedBy } = stored;
   const pending = request.status === 'pending';
-  const refused = pending ? decisionRefusal(stored, operator, access, 'approve') : null;
+  const stale = staleReasonOf(stored);
+  const refused = !pending ? null : request.staleReason ? `this change request is stale, so it will not run: ${request.staleReason}` : decisionRefusal(stored, operator, access, 'approve');
   return {
     id: request.id,
+    fingerprint: requestFingerprint(stored),
     project,
     environment,
     tool: request.tool,
@@ -98,6 +110,8 @@ export function requestView(stored: StoredRequest, operator: Operator, access: P
     change: request.change as Change,
     verdict: request.verdict as Verdict,
     status: request.status,
+    stale: stale !== null,
+    stale_reason: stale,
     sentence: sentenceOf(factsOf(stored)),
     decided_by: decidedBy,
     comment: request.comment,

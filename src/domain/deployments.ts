@@ -39,10 +39,15 @@ export async function deploy(db: Db, target: Target, path: string, revision?: nu
 }
 
 /** Deploys again the revision that was live before the current one, as a new deployment. */
-export async function rollback(db: Db, target: Target, path: string): Promise<DeploymentView> {
+/** Rolls `path` back; with `expected` (the revision a proposal showed), only when that is still the one it would put live. */
+export async function rollback(db: Db, target: Target, path: string, expected?: number): Promise<DeploymentView> {
   assertDeployable(path);
   await lockEnvironment(db, target.environment);
-  return putLive(db, target, path, await rollbackTarget(db, target.environment, path), true);
+  const revision = await rollbackTarget(db, target.environment, path);
+  if (expected !== undefined && revision !== expected) {
+    throw conflict(`a rollback of ${path} in ${target.environment.name} would now put r${revision} live, not the r${expected} it showed; ask again to roll back to r${revision}`);
+  }
+  return putLive(db, target, path, revision, true);
 }
 
 /** The revision a rollback of `path` would put live again; a conflict when there is none. */

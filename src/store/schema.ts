@@ -260,7 +260,8 @@ export const messages = pgTable(
   (t) => [index('messages_thread').on(t.threadId, t.id)],
 );
 
-const PROPOSAL_STATUSES = ['pending', 'accepted', 'rejected', 'failed'] as const;
+/** `requested`: accepted where approvals are required, waiting on its change request (the API shows it accepted: docs/decisions.md). */
+const PROPOSAL_STATUSES = ['pending', 'accepted', 'rejected', 'failed', 'requested'] as const;
 
 export const proposals = pgTable(
   'proposals',
@@ -287,7 +288,7 @@ export const proposals = pgTable(
     status: text('status', { enum: PROPOSAL_STATUSES }).notNull().default('pending'),
     result: jsonb('result'),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
-    /** Accepted where two approvals are required: the change request it waits on (pending until that is decided). */
+    /** Accepted where two approvals are required: the change request it waits on (`requested` until that is decided). */
     changeRequestId: uuid('change_request_id').references((): AnyPgColumn => changeRequests.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
@@ -481,6 +482,8 @@ export const changeRequests = pgTable(
     /** The checker's diagnostics for the environment, for a document change; null otherwise. */
     verdict: jsonb('verdict'),
     status: text('status', { enum: CHANGE_REQUEST_STATUSES }).notNull().default('pending'),
+    /** Why it can no longer run as asked, found the moment what it changes moved (src/change-requests/staleness.ts); null while it can. */
+    staleReason: text('stale_reason'),
     deciderId: uuid('decider_id').references(() => operators.id, { onDelete: 'set null' }),
     comment: text('comment'),
     result: jsonb('result'),

@@ -80,6 +80,7 @@ export const changeRequestResponseSchema = {
   type: 'object',
   properties: {
     id: { type: 'string', format: 'uuid' },
+    fingerprint: { type: 'string', description: 'A hash of what would run and what it would change: approving may send it back, and another is refused (409).' },
     project: { type: 'string' },
     environment: { type: 'string' },
     tool: { type: 'string' },
@@ -94,6 +95,11 @@ export const changeRequestResponseSchema = {
     change: changeSchema,
     verdict: verdictSchema,
     status: changeRequestStatusSchema,
+    stale: {
+      type: 'boolean',
+      description: 'It can no longer run as asked (what it would change moved): marked the moment that happens, while it is still pending, and approving it is refused (409).',
+    },
+    stale_reason: { type: ['string', 'null'], description: 'What moved, in a sentence; null while it is not stale.' },
     sentence: { type: 'string', description: 'The status in words, for anyone reading it.' },
     decided_by: { type: ['string', 'null'] },
     comment: { type: ['string', 'null'] },
@@ -107,6 +113,7 @@ export const changeRequestResponseSchema = {
   },
   required: [
     'id',
+    'fingerprint',
     'project',
     'environment',
     'tool',
@@ -121,6 +128,8 @@ export const changeRequestResponseSchema = {
     'change',
     'verdict',
     'status',
+    'stale',
+    'stale_reason',
     'sentence',
     'decided_by',
     'comment',

@@ -14,13 +14,15 @@ export const proposalRowSchema = {
 const proposalChangeRequestSchema = {
   type: ['object', 'null'],
   description:
-    'Beyond the spec: accepted where two approvals are required, the proposal stays pending and names the change request a second operator decides; null otherwise.',
+    'Beyond the spec: accepted where approvals are required, the proposal is `requested` and names the change request other operators decide; null otherwise.',
   properties: {
     id: { type: 'string', format: 'uuid' },
     status: changeRequestStatusSchema,
     sentence: { type: 'string', description: 'What it waits for, or how it was decided, in words.' },
+    stale: { type: 'boolean', description: 'It can no longer run as asked: what it would change moved.' },
+    stale_reason: { type: ['string', 'null'], description: 'What moved, in a sentence; null while it is not stale.' },
   },
-  required: ['id', 'status', 'sentence'],
+  required: ['id', 'status', 'sentence', 'stale', 'stale_reason'],
   additionalProperties: false,
 } as const;
 
@@ -30,18 +32,29 @@ export const proposalResponseSchema = {
     change_request: proposalChangeRequestSchema,
     decided_at: { type: ['string', 'null'] },
     environment: { type: 'string' },
+    fingerprint: {
+      type: 'string',
+      description: 'Beyond the spec: a hash of its tool, input (a deploy\'s or rollback\'s pinned revision in it) and rows. Accept may send it back; a proposal that is not the one seen is refused (409).',
+    },
     id: { type: 'string', format: 'uuid' },
     message_id: { type: 'integer' },
     permission: { type: 'string' },
     project: { type: ['string', 'null'] },
     result: { type: 'object', additionalProperties: true, description: 'Present once decided. {"error": "…"} on a rejection or a failure.' },
     rows: { type: 'array', items: proposalRowSchema },
+    stale: { type: 'boolean', description: 'Beyond the spec: it can no longer run as shown — its change request went stale.' },
+    stale_reason: { type: ['string', 'null'], description: 'Beyond the spec: what moved, in a sentence; null while it is not stale.' },
+    requested: {
+      type: 'boolean',
+      description:
+        'Beyond the spec: accepted by its operator where approvals are required, and waiting on its change request (`status` reads `accepted`: the operator decided). It then ends `accepted` with the result, `rejected` (declined) or `failed` (expired, stale).',
+    },
     status: { type: 'string', enum: ['pending', 'accepted', 'rejected', 'failed'] },
     tag: { type: 'string', enum: ['read', 'write'] },
     title: { type: 'string' },
     tool: { type: 'string' },
   },
-  required: ['change_request', 'environment', 'id', 'message_id', 'permission', 'result', 'rows', 'status', 'tag', 'title', 'tool'],
+  required: ['change_request', 'environment', 'fingerprint', 'id', 'message_id', 'permission', 'result', 'rows', 'requested', 'stale', 'stale_reason', 'status', 'tag', 'title', 'tool'],
   additionalProperties: false,
 } as const;
 

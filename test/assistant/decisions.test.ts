@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOperator } from '../../src/access/operators.js';
 import { auditEntries, turns } from '../../src/store/schema.js';
 import type { Client } from '../helpers/http.js';
+import { whileTurnRunsElsewhere } from '../helpers/running-turn.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { demoClients, mustCall } from '../helpers/tools.js';
 import { httpClient } from '../mcp/clients.js';
@@ -170,11 +171,11 @@ describe('a proposal that is no longer executable', () => {
     const first = (await ada.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: '/tool set_secret {"name": "A", "value": "v"}' }))
       .body as Thread;
     const stale = first.proposals[0]?.id;
-    // An agent's proposal lands on a newer answer, which replaces the first.
+    // An agent's proposal, while a turn runs on another server, lands on a newer answer, which replaces the first.
     const credential = ((await ada.post(`/api/v1/assistant/threads/${thread.id}/session-credential`)).body as { token: string }).token;
     const agent = await httpClient(server.url, credential);
     try {
-      await agent.callTool({ name: 'set_secret', arguments: { name: 'B', value: 'v' } });
+      await whileTurnRunsElsewhere(server.services.db, thread.id, () => agent.callTool({ name: 'set_secret', arguments: { name: 'B', value: 'v' } }));
     } finally {
       await agent.close();
     }

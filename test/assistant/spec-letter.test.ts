@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOperator, type Operator } from '../../src/access/operators.js';
 import { messages } from '../../src/store/schema.js';
 import { client, type Client } from '../helpers/http.js';
+import { whileTurnRunsElsewhere } from '../helpers/running-turn.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -112,9 +113,9 @@ describe('OpenAPI', () => {
 });
 
 describe('a proposal that can no longer run', () => {
-  /** A write an agent attached to the thread calls outside any turn: a proposal on an answer of its own. */
+  /** A write an agent attached to the thread calls while a turn runs on another server: a proposal on an answer of its own. */
   const agentProposes = (threadId: string, name: string) =>
-    server.services.assistant.agentCall(adaOperator, threadId, 'set_secret', { name, value: 'v' }, {});
+    whileTurnRunsElsewhere(server.services.db, threadId, () => server.services.assistant.agentCall(adaOperator, threadId, 'set_secret', { name, value: 'v' }, {}));
 
   it('is failed with the reason the moment a newer answer replaces it, so the thread waits only on what can run', async () => {
     const { id } = await open();

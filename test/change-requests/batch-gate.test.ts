@@ -1,8 +1,9 @@
 // The gate in accept-all, which reads an environment's rule once per batch
-// (under the lock its transaction then holds, DESIGN.md §11): every proposal
-// where two approvals are required becomes a change request, including those
-// after a proposal of the same batch that raised the rule, and including when
-// another server raised it while the batch waited on the lock.
+// (under the lock its transaction then holds, DESIGN.md §11): the first
+// proposal where two approvals are required becomes a change request and
+// stops the run, the rest waiting (issue 29, DESIGN.md §14) — also after a
+// proposal of the same batch that raised the rule, and when another server
+// raised it while the batch waited on the lock.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ThreadResponse } from '../../src/wire/thread.js';
@@ -39,15 +40,17 @@ describe.each(STORE_KINDS)('accept-all where two approvals are required (%s)', (
   });
   afterAll(() => server?.stop());
 
-  it('opens a change request for every proposal, each its own, and runs none', async () => {
+  it('opens a change request for the first proposal, runs none, and leaves the rest waiting', async () => {
     await mustCall(ada, 'create_environment', { project: 'shop', name: 'held', protected: true });
     await mustCall(ada, 'set_environment_protection', { project: 'shop', environment: 'held', approvals_required: 2 });
     const thread = await proposing(ada, 'shop', 'held', [secret('ONE'), secret('TWO'), secret('THREE')]);
     const after = await acceptAll(ada, thread);
-    expect(after.proposals.map((p) => p.status)).toEqual(['pending', 'pending', 'pending']);
-    const requests = after.proposals.map((p) => p.change_request?.id);
-    expect(new Set(requests).size).toBe(3);
-    expect(after.proposals.map((p) => p.change_request?.status)).toEqual(['pending', 'pending', 'pending']);
+    expect(after.proposals.map((p) => [p.status, p.requested, p.change_request?.status])).toEqual([
+      ['accepted', true, 'pending'],
+      ['pending', false, undefined],
+      ['pending', false, undefined],
+    ]);
+    const requests = after.proposals.flatMap((p) => (p.change_request ? [p.change_request.id] : []));
     expect(await secretNames(ada, 'shop', 'held')).toEqual([]);
     const { entries } = await mustCall(ada, 'read_audit', { project: 'shop', tool: 'change_request:open' });
     const opened = (entries as { proposal: string; input: { change_request: string } }[]).filter((e) => after.proposals.some((p) => p.id === e.proposal));
@@ -67,26 +70,33 @@ describe.each(STORE_KINDS)('accept-all where two approvals are required (%s)', (
     expect(after.proposals.map((p) => [p.tool, p.status, p.change_request === null])).toEqual([
       ['set_secret', 'accepted', true],
       ['set_environment_protection', 'accepted', true],
-      ['set_secret', 'pending', false],
-      ['set_secret', 'pending', false],
+      ['set_secret', 'accepted', false],
+      ['set_secret', 'pending', true],
     ]);
+    expect(after.proposals[2]?.requested).toBe(true);
     expect(await secretNames(ada, 'shop', 'raised')).toEqual(['BEFORE']);
     // The same where raising the rule is the batch's first read of it.
     await mustCall(ada, 'create_environment', { project: 'shop', name: 'raised-first', protected: true });
     const first = await proposing(ada, 'shop', 'raised-first', ['/tool set_environment_protection {"approvals_required": 2}', secret('AFTER')]);
     expect((await acceptAll(ada, first)).proposals.map((p) => [p.status, p.change_request === null])).toEqual([
       ['accepted', true],
-      ['pending', false],
+      ['accepted', false],
     ]);
     expect(await secretNames(ada, 'shop', 'raised-first')).toEqual([]);
     // And where it is lowered again in a batch, what follows runs.
     await mustCall(ada, 'create_environment', { project: 'shop', name: 'lowered', protected: true });
     await mustCall(ada, 'set_environment_protection', { project: 'shop', environment: 'lowered', approvals_required: 2 });
     const lowering = await proposing(ada, 'shop', 'lowered', [secret('HELD'), secret('HELD_TOO')]);
-    expect((await acceptAll(ada, lowering)).proposals.map((p) => p.status)).toEqual(['pending', 'pending']);
+    expect((await acceptAll(ada, lowering)).proposals.map((p) => [p.status, p.requested])).toEqual([
+      ['accepted', true],
+      ['pending', false],
+    ]);
     // The rule itself is a change there, held too: nothing in that batch lowers it, so nothing runs.
     const again = await proposing(ada, 'shop', 'lowered', ['/tool set_environment_protection {"approvals_required": 1}', secret('STILL_HELD')]);
-    expect((await acceptAll(ada, again)).proposals.map((p) => p.status)).toEqual(['pending', 'pending']);
+    expect((await acceptAll(ada, again)).proposals.map((p) => [p.status, p.requested])).toEqual([
+      ['accepted', true],
+      ['pending', false],
+    ]);
     expect(await secretNames(ada, 'shop', 'lowered')).toEqual([]);
   });
 });
@@ -123,10 +133,10 @@ describe.skipIf(!POSTGRES_URL)('accept-all while another server raises the rule'
         .toBe(1);
       await other.query('commit');
       const after = await accepting;
-      expect(after.proposals.map((p) => [p.status, p.change_request?.status])).toEqual([
-        ['pending', 'pending'],
-        ['pending', 'pending'],
-        ['pending', 'pending'],
+      expect(after.proposals.map((p) => [p.status, p.requested, p.change_request?.status])).toEqual([
+        ['accepted', true, 'pending'],
+        ['pending', false, undefined],
+        ['pending', false, undefined],
       ]);
     } finally {
       await other.end();

@@ -167,7 +167,7 @@ describe('an accepted proposal', () => {
   let thread: ThreadResponse;
   let proposal: string;
 
-  it('answers the spec’s accept route with 200 and the thread; the proposal stays pending and names its change request', async () => {
+  it('answers the spec’s accept route with 200 and the thread; the proposal is requested (shown accepted), names its change request, and holds nothing', async () => {
     thread = (await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging' })).body as ThreadResponse;
     const text = 'ship the checkout secret\n/tool set_secret {"environment": "production", "name": "FROM_THREAD", "value": "<secret>tv-1</secret>"}';
     const answered = (await ada.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text })).body as ThreadResponse;
@@ -176,9 +176,9 @@ describe('an accepted proposal', () => {
     expect(accepted.status, accepted.text).toBe(200);
     const after = accepted.body as ThreadResponse;
     expect(after.id).toBe(thread.id);
-    expect(after.state).toBe('waiting');
+    expect(after.state).toBe('idle');
     const [waiting] = after.proposals;
-    expect(waiting).toMatchObject({ id: proposal, status: 'pending', result: {}, change_request: { status: 'pending' } });
+    expect(waiting).toMatchObject({ id: proposal, status: 'accepted', requested: true, result: {}, change_request: { status: 'pending' } });
     expect(waiting?.change_request?.sentence).toMatch(/^production of shop requires 2 approvals, so set_secret waits for another operator who holds secret:write there to approve it/);
 
     const request = await view(ada, waiting?.change_request?.id ?? '');
@@ -189,9 +189,9 @@ describe('an accepted proposal', () => {
   it('is not accepted twice, nor by accept-all: it waits on its change request (409)', async () => {
     const again = await ada.post(`/api/v1/assistant/threads/${thread.id}/proposals/${proposal}/accept`);
     expect(again.status).toBe(409);
-    expect((again.body as { error: string }).error).toMatch(/^this proposal waits on change request \S+: another operator approves or declines it$/);
+    expect((again.body as { error: string }).error).toMatch(/^this proposal was accepted already and waits on change request \S+: other operators approve or decline it$/);
     const all = await ada.post(`/api/v1/assistant/threads/${thread.id}/proposals/accept-all`);
-    expect((all.body as ThreadResponse).proposals[0]).toMatchObject({ status: 'pending', change_request: { status: 'pending' } });
+    expect((all.body as ThreadResponse).proposals[0]).toMatchObject({ status: 'accepted', requested: true, change_request: { status: 'pending' } });
     const requests = ((await ada.get('/api/v1/change-requests?by=me')).body as ChangeRequestResponse[]).filter((r) => r.proposal === proposal);
     expect(requests).toHaveLength(1);
   });

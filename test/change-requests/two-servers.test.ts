@@ -1,5 +1,6 @@
 // Racing approvals of one change request across two `ops serve` processes on
-// one PostgreSQL: the change runs once, every other approval is a 409.
+// one PostgreSQL: the change runs once, every other approval is a 409. A
+// document saved on one server marks a request stale on both (issue 29).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
 import { client, type Client } from '../helpers/http.js';
@@ -42,5 +43,22 @@ describe.skipIf(!POSTGRES_URL)('approvals racing across two servers on one Postg
     expect(listed.secrets).toEqual([expect.objectContaining({ name: 'RACED', version: 1 })]);
     const { entries } = await mustCall(a, 'read_audit', { project: 'race', tool: 'set_secret' });
     expect(entries).toEqual([expect.objectContaining({ operator: 'asker', outcome: 'ok' })]);
+  });
+
+  it('mark a request stale on every server the moment its document is saved on one', async () => {
+    const [a, b] = cluster.servers.map((s) => client(s.url, cluster.adminToken));
+    if (!a || !b) throw new Error('two servers expected');
+    const where = { project: 'stale', environment: 'production' };
+    expect((await a.post('/api/v1/projects', { slug: 'stale' })).status).toBe(201);
+    await mustCall(a, 'set_environment_protection', { ...where, approvals_required: 2 });
+    const first = await mustCall(a, 'write_document', { project: 'stale', path: 'app.yaml', text: 'port: 1\n' });
+    const asked = await mustCall(a, 'deploy', { ...where, path: 'app.yaml' });
+    const id = (asked.change_request as { id: string }).id;
+    const saved = await mustCall(b, 'write_document', { project: 'stale', path: 'app.yaml', base_revision: first.revision, text: 'port: 2\n' });
+    const reason = `app.yaml has a newer revision, r${String(saved.revision)}, than the r${String(first.revision)} it would deploy; ask again to deploy the newest`;
+    for (const server of [a, b]) {
+      await expect.poll(async () => ((await server.get(`/api/v1/change-requests/${id}`)).body as { stale_reason: string | null }).stale_reason, { timeout: 10_000 }).toBe(reason);
+    }
+    expect((await b.get(`/api/v1/change-requests/${id}`)).body).toMatchObject({ status: 'pending', stale: true, can_approve: false });
   });
 });

@@ -8,6 +8,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, httpClient, stdioClient } from '../mcp/clients.js';
 import { client, type Client as HttpClient } from '../helpers/http.js';
+import { whileTurnRunsElsewhere } from '../helpers/running-turn.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 type SpecSchemas = Record<string, { inputSchema: object; outputSchema: object }>;
@@ -129,8 +130,8 @@ describe('/mcp with a session credential', () => {
     expect(secrets.result).toMatchObject({ project: 'shop', environment: 'staging' });
   });
 
-  it('turns a write into a proposal on the thread, which runs only when the operator accepts it', async () => {
-    const proposed = await call('create_environment', { name: 'agent-env' });
+  it('turns a write into a proposal on the thread (while a turn of it runs, here on another server), which runs only when the operator accepts it', async () => {
+    const proposed = await whileTurnRunsElsewhere(server.services.db, thread, () => call('create_environment', { name: 'agent-env' }));
     expect(proposed).toMatchObject({ isError: false, result: { proposed: true, status: 'pending' } });
     const view = (await ada.get(`/api/v1/assistant/threads/${thread}`)).body as {
       state: string;
@@ -149,9 +150,11 @@ describe('/mcp with a session credential', () => {
 
 
   it('keeps an attached agent’s proposals made one after another on one answer, so they wait and are accepted together', async () => {
-    for (const name of ['agent-env-two', 'agent-env-three']) {
-      expect(await call('create_environment', { name })).toMatchObject({ isError: false, result: { proposed: true, status: 'pending' } });
-    }
+    await whileTurnRunsElsewhere(server.services.db, thread, async () => {
+      for (const name of ['agent-env-two', 'agent-env-three']) {
+        expect(await call('create_environment', { name })).toMatchObject({ isError: false, result: { proposed: true, status: 'pending' } });
+      }
+    });
     const view = (await ada.get(`/api/v1/assistant/threads/${thread}`)).body as {
       messages: { id: number; role: string; text: string }[];
       proposals: { message_id: number; status: string }[];

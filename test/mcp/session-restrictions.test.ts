@@ -6,6 +6,7 @@
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from '../helpers/http.js';
+import { whileTurnRunsElsewhere } from '../helpers/running-turn.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { answerOf, httpClient, stdioClient } from './clients.js';
 
@@ -93,9 +94,9 @@ describe('a session credential', () => {
   it('without restrictions still proposes and edits, so the refusals above are the headers’ doing', async () => {
     const agent = await httpClient(server.url, credential);
     try {
-      expect(answerOf(await agent.callTool({ name: 'set_secret', arguments: { name: 'UNRESTRICTED', value: 'v' } })).result).toMatchObject({
-        proposed: true,
-      });
+      // Proposed while a turn of the thread runs (here on another server): between turns nothing is (DESIGN.md §14).
+      const proposed = await whileTurnRunsElsewhere(server.services.db, thread, () => agent.callTool({ name: 'set_secret', arguments: { name: 'UNRESTRICTED', value: 'v' } }));
+      expect(answerOf(proposed).result).toMatchObject({ proposed: true });
       expect(answerOf(await agent.callTool({ name: 'assistant_document_edit', arguments: EDIT })).isError).toBe(false);
     } finally {
       await agent.close();

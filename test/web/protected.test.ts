@@ -57,9 +57,9 @@ describe('changes to a protected environment', () => {
     await sendMessage(page, deployCall('production'));
     const card = page.locator('.card.proposal').filter({ hasText: 'deploy app.yaml in production' }).last();
     await card.waitFor();
-    // The card itself says which revision goes live over which, with the diff.
+    // The card itself says which revision goes live over which (pinned when proposed: DESIGN.md §14), with the diff.
     await card.locator('.line-diff').waitFor();
-    expect(await card.textContent()).toContain(`r${before.live} is live in production; r${before.current} (the current revision) would replace it`);
+    expect(await card.textContent()).toContain(`r${before.live} is live in production; r${before.current} would replace it`);
     expect(await card.locator('.line-diff').textContent()).toContain('+ ');
 
     const accept = card.getByRole('button', { name: 'Accept' });
@@ -173,7 +173,7 @@ describe('changes to a protected environment', () => {
     await dialog.locator('.line-diff').waitFor();
     // Only the production change is listed, with its diff.
     expect(await dialog.getByRole('heading', { level: 3 }).allTextContents()).toEqual(['deploy app.yaml in production']);
-    expect(await dialog.textContent()).toContain(`r${target} (the current revision) would replace it`);
+    expect(await dialog.textContent()).toContain(`r${target} would replace it`);
     const confirm = dialog.getByRole('button', { name: 'Accept all' });
     expect(await confirm.isDisabled()).toBe(true);
     await review(page, 'protected-accept-all-dark');

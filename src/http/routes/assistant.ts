@@ -28,6 +28,8 @@ const WRITE_GATE =
 const MAX_MESSAGE = 8000;
 const MAX_THREADS = 200;
 const MAX_PAGE = 2000;
+/** Accept all names at most this many proposals seen. */
+const MAX_SEEN = 500;
 
 /**
  * The spec gives opening a thread no 422: its fields are free text. What the
@@ -190,14 +192,21 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
       schema: {
         operationId: 'acceptAllProposals',
         summary: 'Accept every waiting proposal of the newest answer, in order, stopping at the first that fails',
-        description: WRITE_GATE,
+        description: `${WRITE_GATE} Beyond the spec, an optional body names the proposals the operator saw: if the newest answer waits on any other, or one of them no longer waits, nothing is accepted (409, saying what changed). Without a body it accepts what waits, as the spec says. It stops too at a proposal that waits for approvals (requested), leaving the rest waiting.`,
         tags,
         headers: idempotencyHeaders,
         params: threadParams,
+        body: {
+          type: 'object',
+          properties: {
+            proposals: { type: 'array', maxItems: MAX_SEEN, items: { type: 'string', maxLength: 100 }, description: 'The ids of the waiting proposals the operator saw.' },
+          },
+          additionalProperties: false,
+        },
         response: { 200: threadResponseSchema, ...errorResponses(401, 404, 409, 422, 503) },
       },
     },
-    async (request) => assistant.acceptAll(operatorOf(request), request.params.id, request.beforeWrite),
+    async (request) => assistant.acceptAll(operatorOf(request), request.params.id, { seen: request.body?.proposals, beforeWrite: request.beforeWrite }),
   );
 
   app.post(
@@ -207,14 +216,20 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
       schema: {
         operationId: 'acceptProposal',
         summary: 'Accept one proposal, which carries out the change with your permissions',
-        description: WRITE_GATE,
+        description: `${WRITE_GATE} Beyond the spec, an optional body carries the proposal's \`fingerprint\` as the operator saw it: another is refused (409).`,
         tags,
         headers: idempotencyHeaders,
         params: proposalParams,
+        body: {
+          type: 'object',
+          properties: { fingerprint: { type: 'string', maxLength: 200, description: "The proposal's fingerprint as shown." } },
+          additionalProperties: false,
+        },
         response: { 200: threadResponseSchema, ...errorResponses(401, 404, 409, 422, 503) },
       },
     },
-    async (request) => assistant.accept(operatorOf(request), request.params.id, request.params.proposal_id, request.beforeWrite),
+    async (request) =>
+      assistant.accept(operatorOf(request), request.params.id, request.params.proposal_id, { seen: request.body?.fingerprint, beforeWrite: request.beforeWrite }),
   );
 
   app.post(

@@ -21,7 +21,7 @@ const COMMENT_LENGTH = 2000;
 const listQuery = {
   type: 'object',
   properties: {
-    for: { type: 'string', enum: ['me'], description: '`me`: only those waiting for the caller to approve (pending, asked by someone else, the caller holding their permission).' },
+    for: { type: 'string', enum: ['me'], description: '`me`: only those waiting for the caller to approve (pending, asked by someone else, the caller holding their permission); a stale one is listed with `stale: true`, and approving it is refused.' },
     by: { type: 'string', enum: ['me'], description: '`me`: only those the caller asked for.' },
     project: { type: 'string', maxLength: 200, description: 'Only this project (its slug).' },
     status: { type: 'string', enum: CHANGE_REQUEST_STATUSES },
@@ -86,12 +86,15 @@ export const changeRequestRoutes: RoutePlugin<{ services: Services }> = async (a
         operationId: 'approveChangeRequest',
         summary: "Approve another operator's change request: it runs once, as its requester, with both permissions checked again",
         description:
-          '403: the caller asked for it, lacks its permission there, or is a session credential; 409: decided already, stale (what it would change moved), or expired. A change that ran and failed is a 200 with status `failed`.',
+          '403: the caller asked for it, lacks its permission there, or is a session credential; 409: decided already, stale (what it would change moved), expired, or not the one the `fingerprint` names. A change that ran and failed is a 200 with status `failed`.',
         tags,
         params: idParams,
         body: {
           type: 'object',
-          properties: { comment: { type: 'string', maxLength: COMMENT_LENGTH } },
+          properties: {
+            comment: { type: 'string', maxLength: COMMENT_LENGTH },
+            fingerprint: { type: 'string', maxLength: 200, description: 'The request\'s `fingerprint` as the approver read it: another is refused (409).' },
+          },
           additionalProperties: false,
         },
         response: { 200: changeRequestResponseSchema, ...errorResponses(401, 403, 404, 409, 422) },

@@ -45,7 +45,11 @@ export const changeRequestTools = [
   }),
   withInput({
     type: 'object',
-    properties: { id, comment: { type: 'string', maxLength: COMMENT_LENGTH } },
+    properties: {
+      id,
+      comment: { type: 'string', maxLength: COMMENT_LENGTH },
+      fingerprint: { type: 'string', maxLength: 200, description: 'The request\'s fingerprint as you read it: approving another is refused.' },
+    },
     required: ['id'],
     additionalProperties: false,
   }).define({
@@ -56,7 +60,7 @@ export const changeRequestTools = [
     tag: 'write',
     scope: 'none',
     decides: true,
-    run: async ({ operator, via, services }, input) => services.changeRequests.approve({ operator, via }, input.id, input.comment ?? null),
+    run: async ({ operator, via, services }, input) => services.changeRequests.approve({ operator, via }, input.id, input.comment ?? null, input.fingerprint),
   }),
   withInput({
     type: 'object',

@@ -65,7 +65,12 @@ export const deploymentTools = [
   }),
   withInput({
     type: 'object',
-    properties: { ...where, path: pathProperty, reason: reasonProperty },
+    properties: {
+      ...where,
+      path: pathProperty,
+      revision: { ...revisionProperty, description: 'The revision you expect it to put live again (as a proposal shows it); refused when that is no longer the one live before the current.' },
+      reason: reasonProperty,
+    },
     required: ['path'],
     additionalProperties: false,
   }).define({
@@ -76,12 +81,12 @@ export const deploymentTools = [
     scope: 'environment',
     rows: (input) => [
       { k: 'path', v: input.path },
-      { k: 'revision', v: 'the one live before the current' },
+      { k: 'revision', v: input.revision === undefined ? 'the one live before the current' : `r${input.revision}, the one live before the current` },
     ],
     run: async ({ db, project, environment, operator, via }, input) => ({
       project: project.slug,
       environment: environment.name,
-      ...(await rollback(db, { project, environment, operator, via }, input.path)),
+      ...(await rollback(db, { project, environment, operator, via }, input.path, input.revision)),
     }),
   }),
 ];

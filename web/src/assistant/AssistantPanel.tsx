@@ -22,7 +22,7 @@ import { pickable, reusableThread } from './reusableThread';
 import { ThreadBar, NONE } from './ThreadBar';
 import { ThreadSearch } from './ThreadSearch';
 import { threadTitle } from './threadTitle';
-import { ThreadView } from './ThreadView';
+import { ThreadView, type DecisionRefusal } from './ThreadView';
 import { chosenThreadKey, useShowThread, useThreadShown } from './showThread';
 import { useThreadDeleted } from './threadChanges';
 import {
@@ -185,7 +185,7 @@ export function AssistantPanel({ scope, hidden, onHide }: Props) {
 
   const decideOne = useMutation({
     mutationFn: ({ threadId, proposal, decision }: { threadId: string; proposal: ProposalResponse; decision: 'accept' | 'reject' }) =>
-      decide(threadId, proposal.id, decision),
+      decide(threadId, proposal, decision),
     onSuccess: (answer, { proposal }) => {
       keepFocusAfterDecision(answer, proposal.id);
       showAnswer(answer);
@@ -194,7 +194,7 @@ export function AssistantPanel({ scope, hidden, onHide }: Props) {
   });
 
   const decideAll = useMutation({
-    mutationFn: acceptAll,
+    mutationFn: ({ threadId, seen }: { threadId: string; seen: readonly string[] }) => acceptAll(threadId, seen),
     onSuccess: (answer) => {
       keepFocusAfterDecision(answer, null);
       showAnswer(answer);
@@ -204,7 +204,10 @@ export function AssistantPanel({ scope, hidden, onHide }: Props) {
 
   const deciding = decideOne.isPending || decideAll.isPending;
   /** What the panel says went wrong: the failure of the newest action, if it failed. */
-  const failure = newestFailure(start, send, stop, remove, decideOne, decideAll);
+  const newest = newestFailure(start, send, stop, remove, decideOne, decideAll);
+  // A decision refused is said where the operator clicked: on the proposal's card, or at Accept all.
+  const refusal = refusedDecision(newest, decideOne, decideAll.error);
+  const failure = refusal ? null : newest;
   const where = [scope.project, scope.environment].filter(Boolean).join(' / ');
   return (
     <aside className="assistant-panel" id={PANEL_ID} role="region" aria-label="Assistant" hidden={hidden} ref={region}>
@@ -261,7 +264,8 @@ export function AssistantPanel({ scope, hidden, onHide }: Props) {
           onStop={turn.stop ? () => stop.mutate() : null}
           deciding={deciding}
           onDecide={(proposal, decision) => thread && decideOne.mutate({ threadId: thread.id, proposal, decision })}
-          onAcceptAll={() => thread && decideAll.mutate(thread.id)}
+          onAcceptAll={(seen) => thread && decideAll.mutate({ threadId: thread.id, seen })}
+          refusal={refusal}
           revealWaiting={revealWaiting}
         />
       )}
@@ -291,4 +295,16 @@ export function AssistantPanel({ scope, hidden, onHide }: Props) {
       </footer>
     </aside>
   );
+}
+
+/** Where a refused decision (409) is said: at the proposal's card (`at` its id) or at Accept all (`at` null); null when none was refused. */
+function refusedDecision(
+  newest: Error | null,
+  one: { error: Error | null; variables: { proposal: ProposalResponse } | undefined },
+  all: Error | null,
+): DecisionRefusal | null {
+  if (!(newest instanceof ApiError) || newest.status !== 409) return null;
+  if (newest === one.error && one.variables) return { at: one.variables.proposal.id, message: newest.message };
+  if (newest === all) return { at: null, message: newest.message };
+  return null;
 }

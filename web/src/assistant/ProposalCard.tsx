@@ -3,8 +3,9 @@
 // permission where it acts (the tag says which proposals the gate covers).
 // A deploy or rollback shows what it would change where it acts; Accept of a
 // change to a protected environment asks for its name first. Accepted where
-// a second operator must approve, it names its change request: that
-// request's state in a sentence, live, with a link to it.
+// others must approve, it is requested: it names its change request (that
+// request's state in a sentence, live, with a link to it) and its requester
+// may still withdraw it. A decision the server refused says why here.
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { useRevisionText } from '../api/queries';
@@ -29,9 +30,11 @@ interface Props {
   proposal: ProposalResponse;
   busy: boolean;
   onDecide: (proposal: ProposalResponse, decision: 'accept' | 'reject') => void;
+  /** Why the server refused this card's decision (409), said where the operator clicked. */
+  refusal?: string | null;
 }
 
-export function ProposalCard({ proposal, busy, onDecide }: Props) {
+export function ProposalCard({ proposal, busy, onDecide, refusal = null }: Props) {
   const project = proposal.project ?? '';
   const permission = usePermission(project, proposal.environment, proposal.tool);
   const gate: Permission = proposal.tag === 'write' ? permission : ALLOWED;
@@ -41,8 +44,8 @@ export function ProposalCard({ proposal, busy, onDecide }: Props) {
   const asksName = changesProtected(proposal, isProtected);
   const [confirming, setConfirming] = useState(false);
   const request = proposal.change_request;
-  // Accepted already: it waits for a second operator, not for this one.
-  const awaitsApproval = proposal.status === 'pending' && request?.status === 'pending';
+  // Accepted already (requested): it waits for other operators, not for this one.
+  const awaitsApproval = proposal.requested && request?.status === 'pending';
   const showsChange = proposal.status === 'pending' && (proposal.tool === 'deploy' || proposal.tool === 'rollback');
   return (
     <article className={`card proposal ${proposal.status}`} id={proposalCardId(proposal.id)} aria-labelledby={titleId}>
@@ -77,7 +80,12 @@ export function ProposalCard({ proposal, busy, onDecide }: Props) {
           {error}
         </p>
       )}
-      {proposal.status === 'pending' && (
+      {refusal && (
+        <p className="error" role="alert">
+          {refusal}
+        </p>
+      )}
+      {(proposal.status === 'pending' || awaitsApproval) && (
         <footer>
           {!awaitsApproval && (
             <ActionButton

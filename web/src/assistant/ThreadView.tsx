@@ -29,12 +29,21 @@ interface Props {
   onStop: (() => void) | null;
   deciding: boolean;
   onDecide: (proposal: ProposalResponse, decision: 'accept' | 'reject') => void;
-  onAcceptAll: () => void;
+  /** Accepts the waiting proposals shown, naming them. */
+  onAcceptAll: (seen: readonly string[]) => void;
+  /** A decision the server refused (409), said where the operator clicked. */
+  refusal?: DecisionRefusal | null;
   /** Counts the times the waiting proposal should come into view (a message refused because it waits). */
   revealWaiting?: number;
 }
 
-export function ThreadView({ thread, holder, running, onStop, deciding, onDecide, onAcceptAll, revealWaiting = 0 }: Props) {
+/** A refused decision's sentence and where it was clicked: a proposal's id, or null for Accept all. */
+export interface DecisionRefusal {
+  at: string | null;
+  message: string;
+}
+
+export function ThreadView({ thread, holder, running, onStop, deciding, onDecide, onAcceptAll, refusal = null, revealWaiting = 0 }: Props) {
   // Follows the newest while the operator has not scrolled up (also when a
   // card grows after its diff loads); says "New messages" when they have.
   const progress = [
@@ -65,6 +74,12 @@ export function ThreadView({ thread, holder, running, onStop, deciding, onDecide
   const guarded = waiting.filter((p) => changesProtected(p, isProtected, thread?.project ?? ''));
   const names = [...new Set(guarded.map((p) => p.environment))];
   const [confirmingAll, setConfirmingAll] = useState(false);
+  // A proposal of the newest answer waiting for approvals, with proposals after it still waiting: Accept all stopped at it.
+  const newestAnswer = thread?.proposals.at(-1)?.message_id;
+  const ofNewest = thread?.proposals.filter((p) => p.message_id === newestAnswer) ?? [];
+  const stoppedIndex = ofNewest.findIndex((p) => p.requested && p.change_request?.status === 'pending');
+  const stoppedAt = stoppedIndex >= 0 ? ofNewest[stoppedIndex] : undefined;
+  const stoppedAfter = ofNewest.slice(stoppedIndex + 1).filter((p) => p.status === 'pending').length;
   return (
     <div className="thread-frame">
     <div className="thread" ref={scroller} tabIndex={0} role="log" aria-label="Conversation so far" aria-live="polite" aria-busy={running !== null}>
@@ -79,7 +94,7 @@ export function ThreadView({ thread, holder, running, onStop, deciding, onDecide
           {thread.proposals
             .filter((p) => p.message_id === m.id)
             .map((p) => (
-              <ProposalCard key={p.id} proposal={p} busy={deciding} onDecide={onDecide} />
+              <ProposalCard key={p.id} proposal={p} busy={deciding} onDecide={onDecide} refusal={refusal?.at === p.id ? refusal.message : null} />
             ))}
         </div>
       ))}
@@ -99,12 +114,23 @@ export function ThreadView({ thread, holder, running, onStop, deciding, onDecide
             primary
             permission={ALLOWED}
             disabled={deciding}
-            onClick={() => (names.length > 0 ? setConfirmingAll(true) : onAcceptAll())}
+            onClick={() => (names.length > 0 ? setConfirmingAll(true) : onAcceptAll(waiting.map((p) => p.id)))}
             aria-haspopup={names.length > 0 ? 'dialog' : undefined}
           >
             Accept all
           </ActionButton>
         </div>
+      )}
+      {refusal && refusal.at === null && (
+        <p className="error accept-all-refusal" role="alert">
+          {refusal.message}
+        </p>
+      )}
+      {stoppedAt && stoppedAfter > 0 && (
+        <p className="notice small accept-all-stopped" role="status">
+          “{stoppedAt.title}” waits for approval by other operators, so Accept all stopped there; {stoppedAfter} after it still{' '}
+          {stoppedAfter === 1 ? 'waits' : 'wait'} for your decision.
+        </p>
       )}
       {confirmingAll && (
         <ConfirmDialog
@@ -121,7 +147,7 @@ export function ThreadView({ thread, holder, running, onStop, deciding, onDecide
           onClose={() => setConfirmingAll(false)}
           onConfirm={() => {
             setConfirmingAll(false);
-            onAcceptAll();
+            onAcceptAll(waiting.map((p) => p.id));
           }}
         >
           {guarded.map((p) => (

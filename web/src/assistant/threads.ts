@@ -7,6 +7,7 @@ import { api } from '../api/client';
 import { queryKeys, readAgain } from '../api/queryKeys';
 import type { Usage } from '../../../src/wire/usage';
 import type { ThreadResponse } from '../../../src/wire/thread';
+import type { ProposalResponse } from '../../../src/wire/proposal';
 
 /** What an accepted proposal may have changed: documents, deployments, secrets or members. */
 const CHANGED_BY_PROPOSALS = [
@@ -88,12 +89,15 @@ export function useUsage(threadId: string | null) {
   });
 }
 
-export function decide(threadId: string, proposalId: string, decision: 'accept' | 'reject'): Promise<ThreadResponse> {
-  return api<ThreadResponse>('POST', `/api/v1/assistant/threads/${threadId}/proposals/${proposalId}/${decision}`);
+/** Accepts the proposal as shown (its fingerprint, DESIGN.md §14), or rejects it. */
+export function decide(threadId: string, proposal: ProposalResponse, decision: 'accept' | 'reject'): Promise<ThreadResponse> {
+  const seen = decision === 'accept' ? { fingerprint: proposal.fingerprint } : undefined;
+  return api<ThreadResponse>('POST', `/api/v1/assistant/threads/${threadId}/proposals/${proposal.id}/${decision}`, seen);
 }
 
-export function acceptAll(threadId: string): Promise<ThreadResponse> {
-  return api<ThreadResponse>('POST', `/api/v1/assistant/threads/${threadId}/proposals/accept-all`);
+/** Accepts the waiting proposals the operator saw, naming them: anything else waiting refuses it (409). */
+export function acceptAll(threadId: string, seen: readonly string[]): Promise<ThreadResponse> {
+  return api<ThreadResponse>('POST', `/api/v1/assistant/threads/${threadId}/proposals/accept-all`, { proposals: seen });
 }
 
 /** Renames a thread (PATCH, beyond the spec: see docs/decisions.md). */

@@ -1,10 +1,12 @@
 // One change request: what it would do where, who asked and why, what it
 // changes, the checker's verdict, its status in a sentence with the comment
 // and the result; Approve and Decline while it waits — Approve refused, with
-// the server's sentence beside it, when the caller may not approve it. (A
-// failure's or staleness's reason is in the sentence.)
+// the server's sentence beside it, when the caller may not approve it (a
+// stale one says what moved). A decision the server refused is said here,
+// where it was clicked, also once the lists no longer hold the request.
 import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
+import { ApiError } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
 import type { ChangeRequestResponse } from '../../../src/wire/change-request';
 import { Failure } from '../pages/Failure';
@@ -23,13 +25,22 @@ interface Props {
   me: string | undefined;
   /** In a list, the heading links to the request's own page. */
   linked?: boolean;
+  /** A refusal of this card's decision kept by its page (the card may have been drawn again since). */
+  refusal?: string | null;
+  /** Told the sentence when the server refuses a decision (409), so the page keeps it in view. */
+  onRefused?: (message: string) => void;
 }
 
-export function RequestCard({ request, me, linked = false }: Props) {
+export function RequestCard({ request, me, linked = false, refusal = null, onRefused }: Props) {
   const [deciding, setDeciding] = useState<Decision | null>(null);
   const [, navigate] = useLocation();
   const action = useAction({
-    mutationFn: ({ decision, comment }: { decision: Decision; comment: string }) => decide(request.id, decision, comment),
+    // A refusal is told before the lists are read again (which may let this card go), so the page keeps it.
+    mutationFn: ({ decision, comment }: { decision: Decision; comment: string }) =>
+      decide(request, decision, comment).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 409) onRefused?.(error.message);
+        throw error;
+      }),
     // A list of what waits drops a decided request: its own page shows how it ended.
     onSuccess: () => {
       if (linked) navigate(requestHref(request.project, request.id));
@@ -52,6 +63,7 @@ export function RequestCard({ request, me, linked = false }: Props) {
       <header>
         <h3 id={titleId}>{linked ? <Link href={requestHref(request.project, request.id)}>{title}</Link> : title}</h3>
         <span className={`status ${request.status}`}>{request.status}</span>
+        {request.stale && request.status === 'pending' && <span className="status stale">stale</span>}
       </header>
       <p className="request-sentence">{request.sentence}</p>
       <dl className="rows">
@@ -102,7 +114,15 @@ export function RequestCard({ request, me, linked = false }: Props) {
         <RequestChange request={request} />
         <Verdict request={request} />
       </div>
-      {action.error && <Failure error={action.error} />}
+      {action.error ? (
+        <Failure error={action.error} />
+      ) : (
+        refusal && (
+          <p className="error" role="alert">
+            {refusal}
+          </p>
+        )
+      )}
       {pending && (
         <footer>
           <ActionButton

@@ -38,9 +38,10 @@ export function useChangeRequest(id: string) {
   });
 }
 
-/** Approves (comment optional) or declines (comment required) as the signed-in operator. */
-export function decide(id: string, decision: 'approve' | 'decline', comment: string): Promise<ChangeRequestResponse> {
-  return api<ChangeRequestResponse>('POST', `/api/v1/change-requests/${encodeURIComponent(id)}/${decision}`, comment ? { comment } : {});
+/** Approves the request as read (its fingerprint; comment optional) or declines it (comment required) as the signed-in operator. */
+export function decide(request: ChangeRequestResponse, decision: 'approve' | 'decline', comment: string): Promise<ChangeRequestResponse> {
+  const body = { ...(comment ? { comment } : {}), ...(decision === 'approve' ? { fingerprint: request.fingerprint } : {}) };
+  return api<ChangeRequestResponse>('POST', `/api/v1/change-requests/${encodeURIComponent(request.id)}/${decision}`, body);
 }
 
 /** Where a request is shown: its project's page of change requests, opened at it. */

@@ -112,8 +112,8 @@ export function DeployChange({ project, environment, path, revision }: { project
   );
 }
 
-/** A rollback: the revision that comes back, and the diff from what is live. */
-export function RollbackChange({ project, environment, path }: { project: string; environment: string; path: string }) {
+/** A rollback: the revision that comes back, and the diff from what is live; one `pinned` to another revision says it will be refused. */
+export function RollbackChange({ project, environment, path, pinned }: { project: string; environment: string; path: string; pinned?: number | undefined }) {
   const { error, target } = useRollbackTarget(project, environment, path);
   const liveText = useRevisionText(project, path, target?.live?.revision);
   const backText = useRevisionText(project, path, target?.previous?.revision);
@@ -122,6 +122,14 @@ export function RollbackChange({ project, environment, path }: { project: string
   if (!target) return <p className="muted small">Reading the deployments…</p>;
   if (!target.live) return <p className="change-summary">{path} is not live in {environment}; there is nothing to roll back.</p>;
   const { live, previous } = target;
+  if (pinned !== undefined && previous?.revision !== pinned) {
+    return (
+      <p className="change-summary error">
+        This rollback was proposed to bring back <strong>r{pinned}</strong>, but {previous ? `r${previous.revision}` : 'no revision'} is the one before the live r
+        {live.revision} now, so accepting it is refused; ask for a new rollback.
+      </p>
+    );
+  }
   if (!previous) {
     return (
       <p className="change-summary">
@@ -195,8 +203,11 @@ export function ProposalChange({ proposal }: { proposal: ProposalResponse }) {
       const revision = /^r(\d+)$/.exec(row(proposal, 'revision') ?? '')?.[1];
       return <DeployChange project={project} environment={environment} path={path} revision={revision === undefined ? undefined : Number(revision)} />;
     }
-    case 'rollback':
-      return path ? <RollbackChange project={project} environment={environment} path={path} /> : null;
+    case 'rollback': {
+      // Pinned when proposed (DESIGN.md §14): the row names the revision it showed.
+      const pinned = /^r(\d+),/.exec(row(proposal, 'revision') ?? '')?.[1];
+      return path ? <RollbackChange project={project} environment={environment} path={path} pinned={pinned === undefined ? undefined : Number(pinned)} /> : null;
+    }
     case 'set_secret':
     case 'delete_secret': {
       const name = row(proposal, 'secret') ?? row(proposal, 'delete secret');

@@ -4,9 +4,9 @@
 import { Link } from 'wouter';
 import { useChangeRequests } from '../change-requests/queries';
 
-/** The change requests the signed-in operator may approve now. */
+/** The change requests the signed-in operator may approve now (a stale one cannot run, so it is not counted). */
 export function useRequestsWaiting() {
-  return useChangeRequests({ show: 'for-me' }).data ?? [];
+  return (useChangeRequests({ show: 'for-me' }).data ?? []).filter((request) => !request.stale);
 }
 
 export function RequestsWaiting() {
