@@ -3,7 +3,7 @@
 // one is given the whole conversation), the cap counts busy agents across
 // the servers, a server without the agent names those that have it, and a
 // dead server's agent credential expires within four leases.
-import { readFileSync, readlinkSync, readdirSync, realpathSync } from 'node:fs';
+import { readlinkSync, realpathSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
 import { client, type Client } from '../helpers/http.js';
 import { OPS_BIN } from '../helpers/paths.js';
-import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { descendantsOf, readOr, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { scratchFolder } from '../helpers/scratch.js';
 import { freshDataDir, POSTGRES_URL, TEST_SECRET_KEY } from '../helpers/store.js';
 import { waitFor } from '../helpers/wait.js';
@@ -149,31 +149,10 @@ const NODE = realpathSync(process.execPath);
 
 /** The live `ops demo-agent` processes a server started (its descendants, in a sandbox or not). */
 function agentsOf(server: ServerProcess): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc')) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid)) continue;
-    const stat = readOr(`/proc/${pid}/stat`);
-    // `pid (comm) state ppid …`: the name may hold spaces and parentheses.
-    const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    children.set(parent, [...(children.get(parent) ?? []), pid]);
-  }
-  const found: number[] = [];
-  const queue = [...(children.get(server.child.pid ?? -1) ?? [])];
-  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
-    queue.push(...(children.get(pid) ?? []));
+  return descendantsOf(server.child.pid ?? -1).filter((pid) => {
     const argv = readOr(`/proc/${pid}/cmdline`).split('\0');
-    if (argv.includes('demo-agent') && exeOf(pid) === NODE) found.push(pid);
-  }
-  return found;
-}
-
-function readOr(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
+    return argv.includes('demo-agent') && exeOf(pid) === NODE;
+  });
 }
 
 /** What a process runs; '' for one that is gone or exiting. */

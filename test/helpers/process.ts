@@ -121,7 +121,8 @@ export function descendantsOf(pid: number): number[] {
   return found;
 }
 
-function readOr(file: string): string {
+/** A file's text, or '' when it cannot be read (a process that is gone). */
+export function readOr(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch {

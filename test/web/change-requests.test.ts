@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from '../helpers/http.js';
-import { consoleForFile, SCREENSHOTS, seriousViolations } from './fixture.js';
+import { acceptInProduction, consoleForFile, SCREENSHOTS, seriousViolations } from './fixture.js';
 
 const ui = consoleForFile();
 let ada: Client;
@@ -89,15 +89,7 @@ describe('change requests', () => {
   it("a thread's accepted proposal names its request and shows its result when approved", async () => {
     await tool(ada, 'write_document', { project: 'shop', path: 'app.yaml', base_revision: 2, text: 'service: shop\nport: 8081\n', message: 'a new port' });
     const { page, errors } = await ui.open('olive', '/projects/shop/environments/production');
-    await page.getByRole('button', { name: 'New conversation' }).click();
-    await page.getByLabel('Message').fill(`/tool deploy ${JSON.stringify({ environment: 'production', path: 'app.yaml' })}`);
-    await page.getByLabel('Message').press('Enter');
-    const card = page.locator('.card.proposal').last();
-    await card.getByRole('button', { name: 'Accept' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Accept a change to production' });
-    await dialog.getByLabel('Environment name').fill('production');
-    await dialog.getByRole('button', { name: 'Accept' }).click();
-    await card.locator('.status', { hasText: 'waiting for a second operator' }).waitFor();
+    const card = await acceptInProduction(page, `/tool deploy ${JSON.stringify({ environment: 'production', path: 'app.yaml' })}`);
     const line = card.locator('.card-request');
     expect(await line.textContent()).toMatch(/^Change request pending: production of shop requires 2 approvals/);
     expect(await card.getByRole('button', { name: 'Accept' }).count()).toBe(0);

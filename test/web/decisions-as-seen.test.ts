@@ -6,7 +6,7 @@
 // the others without freezing its conversation.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from '../helpers/http.js';
-import { consoleForFile } from './fixture.js';
+import { acceptInProduction, consoleForFile } from './fixture.js';
 
 const ui = consoleForFile();
 const production = { project: 'shop', environment: 'production' };
@@ -79,15 +79,7 @@ describe('stale before anyone clicks', () => {
 describe('two approvals', () => {
   it('leave the conversation free: the accepted proposal waits for the others, and the next message is answered', async () => {
     const { page, errors } = await ui.open('olive', '/projects/shop/environments/production');
-    await page.getByRole('button', { name: 'New conversation' }).click();
-    await page.getByLabel('Message').fill(`/tool set_secret ${JSON.stringify({ ...production, name: 'NOT_FROZEN', value: 'v' })}`);
-    await page.getByLabel('Message').press('Enter');
-    const card = page.locator('.card.proposal').last();
-    await card.getByRole('button', { name: 'Accept' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Accept a change to production' });
-    await dialog.getByLabel('Environment name').fill('production');
-    await dialog.getByRole('button', { name: 'Accept' }).click();
-    await card.locator('.status', { hasText: 'waiting for a second operator' }).waitFor();
+    await acceptInProduction(page, `/tool set_secret ${JSON.stringify({ ...production, name: 'NOT_FROZEN', value: 'v' })}`);
 
     await page.getByLabel('Message').fill('/say not frozen');
     await page.getByLabel('Message').press('Enter');

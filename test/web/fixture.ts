@@ -4,7 +4,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { freshDemoDataDir } from '../helpers/store.js';
@@ -187,6 +187,24 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   await box.fill(text);
   await page.locator('.message-box').getByRole('button', { name: 'Send', exact: true }).and(page.locator(':enabled')).waitFor();
   await box.press('Enter');
+}
+
+/**
+ * In a new conversation, has the fake model propose `line` (a `/tool` line
+ * that changes production), accepts it through the typed confirmation, and
+ * answers its card once it waits for a second operator's approval.
+ */
+export async function acceptInProduction(page: Page, line: string): Promise<Locator> {
+  await page.getByRole('button', { name: 'New conversation' }).click();
+  await page.getByLabel('Message').fill(line);
+  await page.getByLabel('Message').press('Enter');
+  const card = page.locator('.card.proposal').last();
+  await card.getByRole('button', { name: 'Accept' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Accept a change to production' });
+  await dialog.getByLabel('Environment name').fill('production');
+  await dialog.getByRole('button', { name: 'Accept' }).click();
+  await card.locator('.status', { hasText: 'waiting for a second operator' }).waitFor();
+  return card;
 }
 
 /** Where browser tests save their screenshots for review. */
