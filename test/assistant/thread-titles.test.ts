@@ -123,7 +123,7 @@ describe('PATCH /api/v1/assistant/threads/{id}', () => {
     };
     const patch = spec.paths['/api/v1/assistant/threads/{id}']?.patch;
     expect(patch?.operationId).toBe('renameThread');
-    expect(Object.keys(patch?.responses ?? {}).sort()).toEqual(['200', '401', '404', '422']);
+    expect(Object.keys(patch?.responses ?? {}).sort()).toEqual(['200', '400', '401', '404', '413', '415', '422']);
     expect(JSON.stringify(patch?.requestBody)).toContain('"title"');
   });
 

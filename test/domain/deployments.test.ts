@@ -123,7 +123,9 @@ describe.each(STORE_KINDS)('deployments (%s)', (kind) => {
     expect(await mustFail(ada, 'deploy', { project, environment: 'qa', path: 'app.yaml' })).toBe('no such environment: qa in shop');
     expect((await callTool(ada, 'deploy', { ...staging })).status).toBe(422);
     expect((await callTool(ada, 'deploy', { ...staging, path: 'app.yaml', revision: '2' })).status).toBe(422);
-    expect((await callTool(ada, 'rollback', { ...staging, path: 'app.yaml', revision: 2 })).status).toBe(422);
+    // A rollback may name the revision it was shown (a pinned proposal), as a number.
+    expect((await callTool(ada, 'rollback', { ...staging, path: 'app.yaml', revision: '2' })).status).toBe(422);
+    expect((await callTool(ada, 'rollback', { ...staging, path: 'app.yaml', target: 2 })).status).toBe(422);
   });
 
   it('rolls back to the revision live before, as a new deployment flagged rollback', async () => {

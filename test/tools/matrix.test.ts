@@ -2,7 +2,7 @@
 // that lacks its permission. A tool missing from HAPPY fails the first test,
 // so a new tool cannot skip this.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { can, refusal, type Permission } from '../../src/access/can.js';
+import { can, ENVIRONMENT_PERMISSIONS, refusal, type Permission } from '../../src/access/can.js';
 import type { Role } from '../../src/store/schema.js';
 import { ROLES } from '../../src/wire/role.js';
 import { CATALOGUE } from '../../src/tools/catalogue/index.js';
@@ -127,12 +127,15 @@ describe('the tool matrix', () => {
     });
   });
 
+  const DECIDING = new Set(['approve_change_request', 'decline_change_request']);
   it('reports `allowed` as can() does, for each role, on production', async () => {
     for (const role of ROLES) {
       const answer = await as[DEMO_ROLE[role]]?.get('/api/v1/assistant/tools?project=shop&environment=production');
       const tools = (answer?.body as { tools: { name: string; permission: string | null; allowed: boolean }[] }).tools;
       for (const tool of tools) {
-        const expected = tool.permission === null || can(role, tool.permission as Permission, { protected: true });
+        // Deciding a change request takes deploy or secret:write on one of shop's environments (staging or production).
+        const decides = DECIDING.has(tool.name) && [...ENVIRONMENT_PERMISSIONS].some((p) => [true, false].some((protectedOne) => can(role, p, { protected: protectedOne })));
+        const expected = DECIDING.has(tool.name) ? decides : tool.permission === null || can(role, tool.permission as Permission, { protected: true });
         expect(tool.allowed, `${role} ${tool.name}`).toBe(expected);
       }
     }
