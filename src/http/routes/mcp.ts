@@ -4,21 +4,30 @@
 // X-Aion-Project and X-Aion-Environment set the connection; the executor
 // enforces them, whatever the JSON-RPC body asks for. A foreign Origin or a
 // rebinding Host is refused before the token is read (http/origins.ts).
+import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Services } from '../../services.js';
 import { operatorOf } from '../auth.js';
 
 /** The MCP SDK weighs some 25 MB: it is loaded by the first request to /mcp. */
 const loadMcp = async () => {
-  const [conversation, executor, headers, http] = await Promise.all([
+  const [conversation, executor, headers, http, modern] = await Promise.all([
     import('../../mcp/conversation-backend.js'),
     import('../../mcp/executor-backend.js'),
     import('../../mcp/headers.js'),
     import('../../mcp/streamable-http.js'),
+    import('../../mcp/modern-http.js'),
   ]);
-  return { ...conversation, ...executor, ...headers, ...http };
+  return { ...conversation, ...executor, ...headers, ...http, ...modern };
 };
 let mcp: ReturnType<typeof loadMcp> | null = null;
+
+/** Aborted when the client goes away before its answer ends (what ends a 2026-07-28 event stream). */
+function goneSignal(response: ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  response.once('close', () => gone.abort());
+  return gone.signal;
+}
 
 export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   app.route({
@@ -29,15 +38,20 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
     // JSON-RPC errors rather than {"error"} (test/mcp/fuzz.test.ts holds it to that).
     schema: { hide: true },
     handler: async (request, reply) => {
-      const { answerMcpRequest, conversationBackend, executorBackend, settingsFromHeaders } = await (mcp ??= loadMcp());
+      const { answerMcpRequest, answerModernRequest, conversationBackend, executorBackend, isModernRequest, settingsFromHeaders } =
+        await (mcp ??= loadMcp());
       const settings = settingsFromHeaders(request.headers);
       const caller = request.caller;
       const backend =
         caller?.kind === 'session'
           ? conversationBackend(services.assistant, caller.operator, caller.threadId, settings)
           : executorBackend(services.executor, operatorOf(request), settings);
-      const answer = await answerMcpRequest(backend, settings, { method: request.method, headers: request.headers, body: request.body });
-      // One JSON document, sent as any route's answer is (with its length).
+      const mcpRequest = { method: request.method, headers: request.headers, body: request.body };
+      // A POST in the 2026-07-28 envelope is that revision's (modern-http.ts); the rest is 2025-11-25's.
+      const answer = isModernRequest(mcpRequest)
+        ? await answerModernRequest(backend, settings, mcpRequest, goneSignal(reply.raw))
+        : await answerMcpRequest(backend, settings, mcpRequest);
+      // One JSON document, sent as any route's answer is (with its length), or a 2026-07-28 event stream.
       return reply.code(answer.status).headers(answer.headers).send(answer.body ?? undefined);
     },
   });
