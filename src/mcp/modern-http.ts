@@ -9,11 +9,9 @@
 // never reaches it and keeps today's path (docs/decisions.md, "MCP 2026-07-28").
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
-import { classifyInboundRequest, createMcpHandler, Server, type Tool } from '@modelcontextprotocol/server';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
+import { classifyInboundRequest, createMcpHandler } from '@modelcontextprotocol/server';
 import type { ToolBackend } from './backend.js';
-import { callTool, INSTRUCTIONS, listedTools, SERVER_INFO } from './server.js';
-import type { ConnectionSettings } from './settings.js';
+import { buildModernServer, type Settings } from './modern-server.js';
 import type { McpRequest } from './streamable-http.js';
 
 /** The HTTP answer: status, headers and body (none for a 202; a stream when the answer is sent as events). */
@@ -23,16 +21,6 @@ export interface ModernAnswer {
   body: string | Readable | null;
 }
 
-/**
- * How long a client may keep a tool list or the server's discovery: the
- * catalogue changes only with a deploy of the server, and a list kept past one
- * costs at most a "no such tool" result. The list is the caller's (its token,
- * its X-Aion-* filters, a session's conversation tools): private, never shared.
- */
-const CATALOGUE_TTL_MS = 5 * 60_000;
-
-type Settings = Pick<ConnectionSettings, 'readOnly' | 'only'>;
-
 interface Connection {
   backend: ToolBackend;
   settings: Settings;
@@ -41,31 +29,11 @@ interface Connection {
 /** The connection of each modern request in flight, for the handler's server factory (which is given the request only). */
 const connections = new WeakMap<Request, Connection>();
 
-// One shared validator, as server.ts does for the 2025 server: a server is built per request.
-const validator = new AjvJsonSchemaValidator();
-
-function buildModernServer({ backend, settings }: Connection): Server {
-  const server = new Server(SERVER_INFO, {
-    capabilities: { tools: {} },
-    instructions: INSTRUCTIONS,
-    jsonSchemaValidator: validator,
-    cacheHints: {
-      'tools/list': { ttlMs: CATALOGUE_TTL_MS, cacheScope: 'private' },
-      // Capabilities and identity are the same for every caller.
-      'server/discover': { ttlMs: CATALOGUE_TTL_MS, cacheScope: 'public' },
-    },
-  });
-  // The same tools as the 2025 list: 2.x types JSON Schema values more narrowly than 1.x.
-  server.setRequestHandler('tools/list', async () => ({ tools: (await listedTools(backend, settings)) as Tool[] }));
-  server.setRequestHandler('tools/call', (request) => callTool(backend, request.params.name, request.params.arguments ?? {}));
-  return server;
-}
-
 const handler = createMcpHandler(
   ({ requestInfo }) => {
     const connection = requestInfo && connections.get(requestInfo);
     if (!connection) throw new Error('an MCP request reached the 2026-07-28 handler without its connection');
-    return buildModernServer(connection);
+    return buildModernServer(connection.backend, connection.settings);
   },
   { legacy: 'reject' },
 );

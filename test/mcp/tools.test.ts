@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client as restClient } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { answerOf, httpClient, stdioClient } from './clients.js';
-import { httpClient2x, type Revision } from './modern-clients.js';
+import { httpClient2x, stdioClient2x, type Revision } from './modern-clients.js';
 
 type Client = Client1x | Client2x;
 
@@ -23,6 +23,16 @@ interface Connection {
 }
 
 type Connect = (server: TestServer, operator: string, connection?: Connection) => Promise<Client>;
+
+function flagsOf({ project, environment, onlyEnvironment, readOnly, tools }: Connection = {}): string[] {
+  return [
+    ...(project ? ['--project', project] : []),
+    ...(environment ? ['--environment', environment] : []),
+    ...(onlyEnvironment ? ['--only-environment', onlyEnvironment] : []),
+    ...(readOnly ? ['--read-only'] : []),
+    ...(tools ? ['--tools', tools.join(',')] : []),
+  ];
+}
 
 function headersOf({ project, environment, onlyEnvironment, readOnly, tools }: Connection = {}): Record<string, string> {
   return {
@@ -40,20 +50,9 @@ const http2x =
     httpClient2x(server.url, server.demoTokens[operator] ?? '', headersOf(connection), revision);
 
 const TRANSPORTS: [string, Connect][] = [
-  [
-    'ops mcp (stdio)',
-    async (server, operator, { project, environment, onlyEnvironment, readOnly, tools } = {}) => {
-      const flags = [
-        ...(project ? ['--project', project] : []),
-        ...(environment ? ['--environment', environment] : []),
-        ...(onlyEnvironment ? ['--only-environment', onlyEnvironment] : []),
-        ...(readOnly ? ['--read-only'] : []),
-        ...(tools ? ['--tools', tools.join(',')] : []),
-      ];
-      return (await stdioClient(server.url, server.demoTokens[operator] ?? '', flags)).client;
-    },
-  ],
+  ['ops mcp (stdio)', async (server, operator, connection) => (await stdioClient(server.url, server.demoTokens[operator] ?? '', flagsOf(connection))).client],
   ['/mcp (Streamable HTTP)', (server, operator, connection) => httpClient(server.url, server.demoTokens[operator] ?? '', headersOf(connection))],
+  ['ops mcp 2026-07-28 (SDK 2.x client)', async (server, operator, connection) => stdioClient2x(server.url, server.demoTokens[operator] ?? '', flagsOf(connection))],
   ['/mcp 2026-07-28 (SDK 2.x client)', http2x('2026-07-28')],
   ['/mcp 2025-11-25 (SDK 2.x client)', http2x('2025-11-25')],
 ];
