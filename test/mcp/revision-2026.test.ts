@@ -111,6 +111,27 @@ describe('/mcp in 2026-07-28', () => {
     expect(JSON.stringify((answer.body as RpcAnswer).error)).toContain(REVISION);
   });
 
+  it('answers malformed 2026-07-28 requests with a JSON-RPC error (a 4xx from the HTTP checks, a 200 from dispatch), never a 500', async () => {
+    const token = server.demoTokens.olive ?? null;
+    const headers = { accept: 'application/json, text/event-stream', 'mcp-protocol-version': REVISION };
+    const cases: { body: unknown; headers: Record<string, string> }[] = [
+      // A name that is not a string, arguments that are not an object.
+      { body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 5, _meta: ENVELOPE } }, headers: { 'mcp-method': 'tools/call', 'mcp-name': '5' } },
+      { body: { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'whoami', arguments: 'x', _meta: ENVELOPE } }, headers: { 'mcp-method': 'tools/call', 'mcp-name': 'whoami' } },
+      // An envelope that is not an object's worth of claims, a Base64 sentinel that does not decode.
+      { body: { jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': 7 } } }, headers: { 'mcp-method': 'tools/list' } },
+      { body: { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'whoami', _meta: ENVELOPE } }, headers: { 'mcp-method': 'tools/call', 'mcp-name': '=?base64?%%%?=' } },
+      // A method nobody has, and a batch that claims the envelope.
+      { body: { jsonrpc: '2.0', id: 5, method: 'nope/nothing', params: { _meta: ENVELOPE } }, headers: { 'mcp-method': 'nope/nothing' } },
+      { body: [{ jsonrpc: '2.0', id: 6, method: 'tools/list', params: { _meta: ENVELOPE } }], headers: { 'mcp-method': 'tools/list' } },
+    ];
+    for (const { body, headers: extra } of cases) {
+      const answer = await request(server.url, 'POST', '/mcp', { body, token, headers: { ...headers, ...extra } });
+      expect([JSON.stringify(body), answer.status === 200 || (answer.status >= 400 && answer.status < 500)]).toEqual([JSON.stringify(body), true]);
+      expect((answer.body as RpcAnswer).error?.message).toEqual(expect.any(String));
+    }
+  });
+
   it('refuses a foreign Origin and a missing token as it does for 2025-11-25', async () => {
     const foreign = await post('tools/list', {}, { origin: 'https://evil.example' });
     expect(foreign.status).toBe(403);
