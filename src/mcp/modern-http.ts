@@ -12,6 +12,7 @@ import { Readable } from 'node:stream';
 import { classifyInboundRequest, createMcpHandler } from '@modelcontextprotocol/server';
 import type { ToolBackend } from './backend.js';
 import { buildModernServer, type Settings } from './modern-server.js';
+import { answerPlainToolCall } from './modern-tool-call.js';
 import type { McpRequest } from './streamable-http.js';
 
 /** The HTTP answer: status, headers and body (none for a 202; a stream when the answer is sent as events). */
@@ -52,6 +53,18 @@ export function isModernRequest({ method, headers, body }: McpRequest): boolean 
 
 /** Answers one 2026-07-28 request over `backend`; `signal` ends it when the client goes away. */
 export async function answerModernRequest(
+  backend: ToolBackend,
+  settings: Settings,
+  request: McpRequest,
+  signal: AbortSignal,
+): Promise<ModernAnswer> {
+  const plain = await answerPlainToolCall(backend, request);
+  if (plain !== null) return { status: 200, headers: { 'content-type': 'application/json' }, body: plain };
+  return answerThroughSdk(backend, settings, request, signal);
+}
+
+/** The SDK handler's answer to a 2026-07-28 request (what the hot path is held to). */
+export async function answerThroughSdk(
   backend: ToolBackend,
   settings: Settings,
   request: McpRequest,
