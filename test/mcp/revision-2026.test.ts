@@ -3,12 +3,13 @@
 // result; cache hints on the tool list (private: the list is the caller's);
 // the Mcp-Method/Mcp-Name headers checked against the body; Origin refused as
 // for 2025; and a session credential's conversation, read-only and filtered,
-// through the split SDK's client. The tool contract itself is tools.test.ts's.
+// through the split SDK's client, over /mcp and `ops mcp`. The tool contract
+// itself is tools.test.ts's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, request } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { answerOf } from './clients.js';
-import { httpClient2x } from './modern-clients.js';
+import { httpClient2x, stdioClient2x } from './modern-clients.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -160,6 +161,20 @@ describe('a session credential in 2026-07-28 (SDK 2.x client)', () => {
       const edit = answerOf(await agent.callTool({ name: 'assistant_document_edit', arguments: { edits: [{ old_string: 'a: 1', new_string: 'a: 2' }] } }));
       expect(edit.isError).toBe(false);
       expect(answerOf(await agent.callTool({ name: 'assistant_document_check', arguments: {} })).isError).toBe(false);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('through `ops mcp --read-only` on stdio too', async () => {
+    const agent = await stdioClient2x(server.url, credential, ['--read-only']);
+    try {
+      const names = (await agent.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('assistant_context');
+      expect(names).not.toContain('assistant_document_edit');
+      expect(answerOf(await agent.callTool({ name: 'assistant_context', arguments: {} })).isError).toBe(false);
+      const edit = answerOf(await agent.callTool({ name: 'assistant_document_edit', arguments: { edits: [{ old_string: 'a', new_string: 'b' }] } }));
+      expect(edit.isError).toBe(true);
     } finally {
       await agent.close();
     }
