@@ -1,13 +1,16 @@
 // `ops mcp`: an MCP server on stdio that proxies the tools of an Aion server
 // over REST (DESIGN.md §5). Stdout is the protocol; every other word goes to
-// stderr. A refused token or an unreachable server stops it at start.
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+// stderr. A refused token or an unreachable server stops it at start. Both
+// revisions: the split SDK's serveStdio reads the client's opening
+// (initialize: 2025-11-25; server/discover or an enveloped request:
+// 2026-07-28) and serves the connection with the one server builder of 2.x.
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { AppError } from '../errors.js';
 import { restrictionHeaders } from '../mcp/headers.js';
 import type { ToolBackend } from '../mcp/backend.js';
 import { restBackend } from '../mcp/rest-backend.js';
 import { SESSION_PREFIX, sessionBackend } from '../mcp/session-backend.js';
-import { buildMcpServer } from '../mcp/server.js';
+import { buildModernServer } from '../mcp/modern-server.js';
 import { toolList, type ConnectionSettings } from '../mcp/settings.js';
 import { clientFor, type ServerFlags } from './call.js';
 
@@ -55,11 +58,10 @@ export async function serveMcp(flags: McpFlags, log: (line: string) => void): Pr
   const unknown = [...(settings.only ?? [])].filter((name) => !names.includes(name));
   if (unknown.length > 0) log(`ops mcp: --tools names tools the server does not have: ${unknown.join(', ')}`);
 
-  const server = buildMcpServer(backend, settings);
-  await server.connect(new StdioServerTransport());
+  const served = serveStdio(() => buildModernServer(backend, settings), { onerror: (error) => log(`ops mcp: ${error.message}`) });
   // The client closes stdin when it is done with us; so are we.
   process.stdin.once('end', () => {
-    void server.close().finally(() => connection?.close());
+    void served.close().finally(() => connection?.close());
   });
   log(`ops mcp: serving the tools of ${flags.url} on stdio${settings.readOnly ? ', read-only' : ''}`);
   return 0;

@@ -3,7 +3,7 @@
 // catalogue that is JSON Schema, fetched at run time, and validated by the
 // executor; McpServer wants each tool registered up front with a Zod shape.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { CONVERSATION_OUTPUT_SCHEMAS } from '../conversation/output-schemas.js';
 import { AppError } from '../errors.js';
@@ -11,9 +11,9 @@ import type { ToolBackend } from './backend.js';
 import type { ConnectionSettings } from './settings.js';
 import { callResult, errorResult, isListed, mcpTool } from './tools.js';
 
-const SERVER_INFO = { name: 'aion-ops', version: '0.1.0' };
+export const SERVER_INFO = { name: 'aion-ops', version: '0.1.0' };
 
-const INSTRUCTIONS =
+export const INSTRUCTIONS =
   'Aion Ops keeps the configuration of services as documents in projects and deploys them to environments. ' +
   'Every tool runs with the permissions of the operator whose token this connection uses; ' +
   'call whoami first to learn them. ' +
@@ -30,15 +30,18 @@ export function buildMcpServer(backend: ToolBackend, settings: Pick<ConnectionSe
     jsonSchemaValidator: validator,
   });
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    // A failure here (the server gone) answers as a JSON-RPC error with its sentence.
-    const tools = await backend.listTools();
-    return { tools: tools.filter((tool) => isListed(tool, settings)).map(mcpTool) };
-  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await listedTools(backend, settings) }));
 
   server.setRequestHandler(CallToolRequestSchema, (request) => callTool(backend, request.params.name, request.params.arguments ?? {}));
 
   return server;
+}
+
+/** The connection's tools as tools/list names them (either revision). */
+export async function listedTools(backend: ToolBackend, settings: Pick<ConnectionSettings, 'readOnly' | 'only'>): Promise<McpTool[]> {
+  // A failure here (the server gone) answers as a JSON-RPC error with its sentence.
+  const tools = await backend.listTools();
+  return tools.filter((tool) => isListed(tool, settings)).map(mcpTool);
 }
 
 /**

@@ -146,7 +146,7 @@ async function toolCallResponse(backend: ToolBackend, { id, name, input }: ToolC
 }
 
 /** A thrown thing as the SDK's Protocol answers it: its own code if it has one, else an internal error, with its message. */
-function jsonRpcError(error: unknown): { code: number; message: string; data?: unknown } {
+export function jsonRpcError(error: unknown): { code: number; message: string; data?: unknown } {
   const { code, message, data } = (error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
   return {
     code: typeof code === 'number' && Number.isSafeInteger(code) ? code : ErrorCode.InternalError,

@@ -6,8 +6,11 @@
 // mcp` use: through node:http the REST call was ~0.7 ms quicker here, a
 // difference of clients that no server could remove. What the server itself
 // spends more on /mcp is its own row: both requests through node:http.
+// Both revisions: 2025-11-25 with the 1.x client, 2026-07-28 with the split
+// SDK's (2.x) client and as a raw POST in its envelope.
 // Needs the build (dist/main.js) and a server with the demo project `shop`.
 import { createRequire } from 'node:module';
+import { Client as Client2x, StreamableHTTPClientTransport as HttpTransport2x } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -19,6 +22,7 @@ const ROUNDS = 3;
 const CALLS = 1000;
 const WARM_UP = 200;
 const TARGET_MS = 1;
+const MODERN = '2026-07-28';
 
 interface Call {
   name: string;
@@ -44,8 +48,8 @@ async function fetchP50(url: string, target: Target): Promise<number> {
   return percentile(samples.sort((a, b) => a - b), 50);
 }
 
-/** p50 in ms of sequential calls of one tool on a connected client. */
-async function callP50(client: Client, call: Call): Promise<number> {
+/** p50 in ms of sequential calls of one tool on a connected client (either SDK's). */
+async function callP50(client: Pick<Client | Client2x, 'callTool'>, call: Call): Promise<number> {
   for (let i = 0; i < WARM_UP; i++) await client.callTool(call);
   const samples: number[] = [];
   for (let i = 0; i < CALLS; i++) {
@@ -79,6 +83,13 @@ export async function benchMcp(url: string, token: string): Promise<Row[]> {
       fetch: (input, init) => fetch(input, { ...init, signal: null }),
     }),
   );
+  const modernMcp = new Client2x({ name: 'aion-bench', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
+  await modernMcp.connect(
+    new HttpTransport2x(new URL('/mcp', url), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+      fetch: (input, init) => fetch(input, { ...init, signal: null }),
+    }),
+  );
   const everything = await connected(stdio([EVERYTHING_BIN, 'stdio']));
   const rest: Target = {
     method: 'POST',
@@ -95,22 +106,52 @@ export async function benchMcp(url: string, token: string): Promise<Row[]> {
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: CALL }),
   };
 
-  const p50s = { rest: [] as number[], stdio: [] as number[], http: [] as number[], echo: [] as number[], restHttp: [] as number[], mcpHttp: [] as number[] };
+  // The same POST in the 2026-07-28 envelope, with the headers that revision requires.
+  const modernPost: Target = {
+    method: 'POST',
+    path: '/mcp',
+    headers: { ...mcpPost.headers, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': CALL.name },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { ...CALL, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} } },
+    }),
+  };
+
+  const p50s = {
+    rest: [] as number[],
+    stdio: [] as number[],
+    http: [] as number[],
+    modern: [] as number[],
+    echo: [] as number[],
+    restHttp: [] as number[],
+    mcpHttp: [] as number[],
+    modernHttp: [] as number[],
+  };
   try {
     // Every measure in every round, so the machine's noise hits all alike.
     for (let round = 0; round < ROUNDS; round++) {
       p50s.rest.push(await fetchP50(url, rest));
       p50s.restHttp.push((await latencyAtOne(url, rest, CALLS)).p50);
       p50s.mcpHttp.push((await latencyAtOne(url, mcpPost, CALLS)).p50);
+      p50s.modernHttp.push((await latencyAtOne(url, modernPost, CALLS)).p50);
       p50s.stdio.push(await callP50(opsMcp, CALL));
       p50s.http.push(await callP50(httpMcp, CALL));
+      p50s.modern.push(await callP50(modernMcp, CALL));
       p50s.echo.push(await callP50(everything, ECHO));
     }
   } finally {
-    await Promise.all([opsMcp.close(), httpMcp.close(), everything.close()]);
+    await Promise.all([opsMcp.close(), httpMcp.close(), modernMcp.close(), everything.close()]);
   }
 
   const restP50 = median(p50s.rest);
+  const serverAlone = (what: string, samples: number[]): Row => ({
+    measure: `the server alone: ${what} less the REST call, both through node:http, p50`,
+    figure: `${ms(median(samples))} − ${ms(median(p50s.restHttp))} = ${ms(median(samples) - median(p50s.restHttp))}`,
+    target: 'reported',
+    met: null,
+  });
   const overREST = (measure: string, samples: number[]): Row => {
     const p50 = median(samples);
     const over = p50 - restP50;
@@ -120,12 +161,9 @@ export async function benchMcp(url: string, token: string): Promise<Row[]> {
     { measure: `tools/call ${CALL.name} over REST (fetch), c=1 p50`, figure: ms(restP50), target: 'reference', met: null },
     overREST('ops mcp (stdio) tools/call round trip, p50', p50s.stdio),
     overREST('/mcp (Streamable HTTP) tools/call round trip, p50', p50s.http),
-    {
-      measure: 'the server alone: /mcp POST less the REST call, both through node:http, p50',
-      figure: `${ms(median(p50s.mcpHttp))} − ${ms(median(p50s.restHttp))} = ${ms(median(p50s.mcpHttp) - median(p50s.restHttp))}`,
-      target: 'reported',
-      met: null,
-    },
+    overREST(`/mcp ${MODERN} (SDK 2.x client) tools/call round trip, p50`, p50s.modern),
+    serverAlone('/mcp POST', p50s.mcpHttp),
+    serverAlone(`/mcp ${MODERN} POST`, p50s.modernHttp),
     {
       measure: 'server-everything echo over stdio, p50 (the SDK alone)',
       figure: ms(median(p50s.echo)),

@@ -2,11 +2,17 @@
 // REST) and `/mcp` over Streamable HTTP (in-process). Listing with
 // annotations, reads, refusals, schema mismatches, unknown tools, scope
 // filling, read-only, the tool filter, and the audit of every call as `mcp`.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+// `/mcp` is held to it in both revisions, 2025-11-25 and 2026-07-28, with the
+// 1.x SDK's client and the split SDK's (2.x).
+import type { Client as Client2x } from '@modelcontextprotocol/client';
+import type { Client as Client1x } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client as restClient } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { answerOf, httpClient, stdioClient } from './clients.js';
+import { httpClient2x, stdioClient2x, type Revision } from './modern-clients.js';
+
+type Client = Client1x | Client2x;
 
 interface Connection {
   project?: string;
@@ -18,33 +24,37 @@ interface Connection {
 
 type Connect = (server: TestServer, operator: string, connection?: Connection) => Promise<Client>;
 
+function flagsOf({ project, environment, onlyEnvironment, readOnly, tools }: Connection = {}): string[] {
+  return [
+    ...(project ? ['--project', project] : []),
+    ...(environment ? ['--environment', environment] : []),
+    ...(onlyEnvironment ? ['--only-environment', onlyEnvironment] : []),
+    ...(readOnly ? ['--read-only'] : []),
+    ...(tools ? ['--tools', tools.join(',')] : []),
+  ];
+}
+
+function headersOf({ project, environment, onlyEnvironment, readOnly, tools }: Connection = {}): Record<string, string> {
+  return {
+    ...(project ? { 'X-Aion-Project': project } : {}),
+    ...(environment ? { 'X-Aion-Environment': environment } : {}),
+    ...(onlyEnvironment ? { 'X-Aion-Only-Environment': onlyEnvironment } : {}),
+    ...(readOnly ? { 'X-Aion-Read-Only': '1' } : {}),
+    ...(tools ? { 'X-Aion-Tools': tools.join(',') } : {}),
+  };
+}
+
+const http2x =
+  (revision: Revision): Connect =>
+  (server, operator, connection) =>
+    httpClient2x(server.url, server.demoTokens[operator] ?? '', headersOf(connection), revision);
+
 const TRANSPORTS: [string, Connect][] = [
-  [
-    'ops mcp (stdio)',
-    async (server, operator, { project, environment, onlyEnvironment, readOnly, tools } = {}) => {
-      const flags = [
-        ...(project ? ['--project', project] : []),
-        ...(environment ? ['--environment', environment] : []),
-        ...(onlyEnvironment ? ['--only-environment', onlyEnvironment] : []),
-        ...(readOnly ? ['--read-only'] : []),
-        ...(tools ? ['--tools', tools.join(',')] : []),
-      ];
-      return (await stdioClient(server.url, server.demoTokens[operator] ?? '', flags)).client;
-    },
-  ],
-  [
-    '/mcp (Streamable HTTP)',
-    async (server, operator, { project, environment, onlyEnvironment, readOnly, tools } = {}) => {
-      const headers: Record<string, string> = {
-        ...(project ? { 'X-Aion-Project': project } : {}),
-        ...(environment ? { 'X-Aion-Environment': environment } : {}),
-        ...(onlyEnvironment ? { 'X-Aion-Only-Environment': onlyEnvironment } : {}),
-        ...(readOnly ? { 'X-Aion-Read-Only': '1' } : {}),
-        ...(tools ? { 'X-Aion-Tools': tools.join(',') } : {}),
-      };
-      return httpClient(server.url, server.demoTokens[operator] ?? '', headers);
-    },
-  ],
+  ['ops mcp (stdio)', async (server, operator, connection) => (await stdioClient(server.url, server.demoTokens[operator] ?? '', flagsOf(connection))).client],
+  ['/mcp (Streamable HTTP)', (server, operator, connection) => httpClient(server.url, server.demoTokens[operator] ?? '', headersOf(connection))],
+  ['ops mcp 2026-07-28 (SDK 2.x client)', async (server, operator, connection) => stdioClient2x(server.url, server.demoTokens[operator] ?? '', flagsOf(connection))],
+  ['/mcp 2026-07-28 (SDK 2.x client)', http2x('2026-07-28')],
+  ['/mcp 2025-11-25 (SDK 2.x client)', http2x('2025-11-25')],
 ];
 
 let server: TestServer;

