@@ -37,10 +37,19 @@ export const BODY_ERRORS = {
   415: 'Unsupported content type: send JSON',
 } as const;
 
-/** Response entries for the error statuses a route can answer with. */
-export function errorResponses(...statuses: (typeof STATUS)[keyof typeof STATUS][]) {
+type ErrorStatus = (typeof STATUS)[keyof typeof STATUS];
+
+/**
+ * Response entries for the error statuses a route can answer with; a status
+ * given with a sentence says what it means on this route (the spec's words
+ * where the spec has the route), else its general meaning.
+ */
+export function errorResponses(...statuses: (ErrorStatus | readonly [ErrorStatus, string])[]) {
   return Object.fromEntries(
-    statuses.map((status) => [status, { description: ERROR_MEANINGS[status], $ref: 'Error#' }]),
+    statuses.map((entry) => {
+      const [status, meaning] = typeof entry === 'number' ? [entry, ERROR_MEANINGS[entry]] : entry;
+      return [status, { description: meaning, $ref: 'Error#' }];
+    }),
   ) as Record<number, { $ref: 'Error#' }>;
 }
 

@@ -166,3 +166,37 @@ describe('a read outside the thread’s scope', () => {
     expect((answer.body as Thread).messages.at(-1)?.text).toBe('list_secrets: ok');
   });
 });
+
+describe("the OpenAPI document's error statuses", () => {
+  /** Each spec route's table, status by status, in the spec's own words (spec/assistant-and-tools.md). */
+  const SEED: [string, string, Record<number, string>][] = [
+    ['get', '/api/v1/assistant/status', { 401: 'Bad token' }],
+    ['get', '/api/v1/assistant/threads', { 401: 'Bad token' }],
+    ['post', '/api/v1/assistant/threads', { 401: 'Bad token', 404: 'No such project' }],
+    ['get', '/api/v1/assistant/threads/{id}', { 401: 'Bad token', 404: 'No such thread' }],
+    ['delete', '/api/v1/assistant/threads/{id}', { 401: 'Bad token', 404: 'No such thread' }],
+    [
+      'post',
+      '/api/v1/assistant/threads/{id}/messages',
+      {
+        401: 'Bad token',
+        404: 'No such thread',
+        409: 'A proposal is still waiting for a decision',
+        422: 'Empty or oversized text',
+        429: 'Too many assistant messages from this operator',
+        503: 'No model is configured, or the provider did not answer',
+      },
+    ],
+    ['post', '/api/v1/assistant/threads/{id}/proposals/accept-all', { 401: 'Bad token', 404: 'No such thread' }],
+    ['post', '/api/v1/assistant/threads/{id}/proposals/{proposal_id}/accept', { 401: 'Bad token', 404: 'No such thread or proposal', 409: 'Already decided, or no longer executable' }],
+    ['post', '/api/v1/assistant/threads/{id}/proposals/{proposal_id}/reject', { 401: 'Bad token', 404: 'No such thread or proposal', 409: 'Already decided' }],
+    ['get', '/api/v1/assistant/tools', { 401: 'Bad token' }],
+    ['post', '/api/v1/assistant/tools/{name}', { 401: 'Bad token', 404: 'No such tool', 422: "The input does not match the tool's schema" }],
+  ];
+
+  it.each(SEED)('%s %s says what each status of the seed means, in its words', async (method, path, meanings) => {
+    const document = (await ada.get('/api/v1/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> };
+    const responses = document.paths[path]?.[method]?.responses ?? {};
+    for (const [status, meaning] of Object.entries(meanings)) expect(responses[status]?.description, `${method} ${path} ${status}`).toBe(meaning);
+  });
+});

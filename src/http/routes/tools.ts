@@ -71,7 +71,7 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
         headers: idempotencyHeaders,
         params: { type: 'object', properties: { name: { type: 'string', maxLength: 200 } }, required: ['name'] },
         body: anyObject,
-        response: { 200: toolCallResponse, ...errorResponses(401, 404, 409, 422, 503) },
+        response: { 200: toolCallResponse, ...errorResponses(401, [404, 'No such tool'], 409, [422, "The input does not match the tool's schema"], 503) },
       },
     },
     async (request) => {
