@@ -10,6 +10,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_AGENT_UID_BASE } from '../../../src/acp/agent-uids.js';
 import { client, type Client } from '../../helpers/http.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { claudeAgent } from './claude.js';
@@ -122,8 +123,11 @@ describe.each(AGENTS)('$name', ({ name }) => {
     const thread = answer.body as Thread;
     const pid = server.services.agents.pidOf(warm) ?? 0;
     groups.push(pid);
-    // Never as root: a root server's agents run as nobody.
-    if (process.getuid?.() === 0) expect(readFileSync(`/proc/${pid}/status`, 'utf8')).toMatch(/^Uid:\t65534\t/m);
+    // Never as root: each agent of a root server runs as a uid of its own, from the base up.
+    if (process.getuid?.() === 0) {
+      const uid = Number(/^Uid:\t(\d+)\t/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+      expect(uid).toBeGreaterThanOrEqual(DEFAULT_AGENT_UID_BASE);
+    }
     expect(thread.proposals, JSON.stringify(lastAnswer(thread))).toEqual([expect.objectContaining({ tool: 'write_document', status: 'pending' })]);
     // The agent and every process it started keep the thread's credential off their command lines.
     expect(execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })).not.toContain('aion_ses_');
