@@ -5,21 +5,11 @@
 // the requests the hot path leaves to the SDK. A new SDK that changes its
 // answer fails here, not on a client.
 import { describe, expect, it } from 'vitest';
-import type { ToolBackend } from '../../src/mcp/backend.js';
+import { standInBackend, standInSettings } from './stand-in-backend.js';
 import { answerModernRequest, answerThroughSdk, type ModernAnswer } from '../../src/mcp/modern-http.js';
-import { invalid, notFound } from '../../src/errors.js';
 
-const backend: ToolBackend = {
-  listTools: async () => [{ name: 'whoami', description: 'Who you are.', input_schema: { properties: {} }, permission: null, tag: 'read', allowed: true }],
-  callTool: async (name, input) => {
-    if (name === 'nope') throw notFound(`no such tool: ${name}`);
-    if (name === 'bad') throw invalid('bad: input.x must be a string');
-    if (name === 'crash') throw new Error('the store went away');
-    if (name === 'coded') throw Object.assign(new Error('coded failure'), { code: -32042, data: { why: 'test' } });
-    return { tool: name, is_error: name === 'refused', result: { name, input } };
-  },
-};
-const settings = { readOnly: false, only: null };
+const backend = standInBackend;
+const settings = standInSettings;
 const REVISION = '2026-07-28';
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': REVISION,

@@ -9,25 +9,12 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { standInBackend, standInSettings } from './stand-in-backend.js';
 import { buildMcpServer } from '../../src/mcp/server.js';
 import { answerMcpRequest, type McpAnswer } from '../../src/mcp/streamable-http.js';
-import type { ToolBackend } from '../../src/mcp/backend.js';
-import { invalid, notFound } from '../../src/errors.js';
 
-const backend: ToolBackend = {
-  listTools: async () => [
-    { name: 'whoami', description: 'Who you are.', input_schema: { properties: {} }, permission: null, tag: 'read', allowed: true },
-    { name: 'set_secret', description: 'Set a secret.', input_schema: { properties: {} }, permission: 'secret:write', tag: 'write', allowed: true },
-  ],
-  callTool: async (name, input) => {
-    if (name === 'nope') throw notFound(`no such tool: ${name}`);
-    if (name === 'bad') throw invalid('bad: input.x must be a string');
-    if (name === 'crash') throw new Error('the store went away');
-    if (name === 'coded') throw Object.assign(new Error('coded failure'), { code: -32042, data: { why: 'test' } });
-    return { tool: name, is_error: name === 'refused', result: { name, input } };
-  },
-};
-const settings = { readOnly: false, only: null };
+const backend = standInBackend;
+const settings = standInSettings;
 const ours = (headers: Record<string, string>, body: unknown, method = 'POST') => answerMcpRequest(backend, settings, { method, headers, body });
 
 /** The SDK's answer to the same POST, read the same way. */
