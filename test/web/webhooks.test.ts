@@ -15,6 +15,14 @@ beforeAll(async () => {
 afterAll(() => receiver.close());
 
 describe('the Webhooks page', () => {
+  it('says why a hook was refused beside Add webhook, where the person clicked', async () => {
+    const { page } = await ui.open('ada', '/projects/shop/webhooks');
+    await page.getByLabel('URL').fill('ftp://hooks.example.com/aion');
+    await page.getByRole('button', { name: 'Add webhook' }).click();
+    const form = page.getByRole('form', { name: 'Add a webhook' });
+    await form.getByText(/^a webhook's url must be an http or https address/).waitFor();
+  });
+
   it('adds a hook, shows its secret once, and lists its deliveries with status and tries', async () => {
     const { page, errors } = await ui.open('ada', '/projects/shop/webhooks');
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor();

@@ -44,7 +44,8 @@ export function WebhooksPage({ params }: { params: { project: string } }) {
     changes,
   });
   const urlOf = new Map((hooks.data ?? []).map((h) => [h.id, h.url]));
-  const failure = newestFailure(add, remove, redeliver);
+  // Adding says what went wrong beside its own button; a row's action, above the list.
+  const failure = newestFailure(remove, redeliver);
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -134,6 +135,7 @@ export function WebhooksPage({ params }: { params: { project: string } }) {
         <ActionButton permission={ALLOWED} type="submit" disabled={add.isPending || events.length === 0}>
           Add webhook
         </ActionButton>
+        {add.error && <Failure error={add.error} />}
       </form>
       <h2>Recent deliveries</h2>
       {deliveries.error && <Failure error={deliveries.error} />}
