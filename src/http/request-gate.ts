@@ -6,7 +6,7 @@
 // already running finishes or rolls back whole: the check is made once, first
 // in its transaction. On SIGTERM the gate drains: /readyz fails at once, new
 // requests get 503 with Retry-After, those in flight finish (within a bound).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError, WriteNotStarted } from '../errors.js';
 import type { Db } from '../store/db.js';
@@ -16,8 +16,10 @@ import { heldKey } from './idempotency.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Asked first in the write's transaction this request starts (Invocation.beforeWrite). */
-    beforeWrite: BeforeWrite;
+    /** Asked first in the write's transaction this request starts (Invocation.beforeWrite); made when a write asks for it. */
+    readonly beforeWrite: BeforeWrite;
+    /** When the request arrived (performance.now()): the request bound counts from here. */
+    arrivedAt: number;
   }
 }
 
@@ -67,11 +69,16 @@ export class RequestGate {
 
   /** The hooks: arrival, the drain's refusal and count, the request's write check. */
   readonly plugin = fp(async (app: FastifyInstance) => {
-    // Replaced for every request as it arrives (the first hook).
-    app.decorateRequest('beforeWrite', async () => {});
+    // Every request pays one number here; the check itself is made only for a request that writes.
+    app.decorateRequest('arrivedAt', 0);
+    const check = (request: FastifyRequest, tx: Db) => this.beforeWrite(request, tx);
+    app.decorateRequest('beforeWrite', {
+      getter(this: FastifyRequest): BeforeWrite {
+        return (tx) => check(this, tx);
+      },
+    });
     app.addHook('onRequest', async (request, reply) => {
-      const arrived = performance.now();
-      request.beforeWrite = (tx) => this.beforeWrite(request, reply, arrived, tx);
+      request.arrivedAt = performance.now();
       if (this.draining && !PROBES.has(request.url.split('?')[0] ?? '')) {
         void reply.header('connection', 'close');
         throw new AppError('unavailable', 'this server is shutting down; send the request again: the load balancer sends it to another server', RETRY_AFTER_SECONDS);
@@ -84,10 +91,10 @@ export class RequestGate {
     });
   });
 
-  private async beforeWrite(request: FastifyRequest, reply: FastifyReply, arrived: number, tx: Db): Promise<void> {
+  private async beforeWrite(request: FastifyRequest, tx: Db): Promise<void> {
     await afterNextPoll();
-    const waited = performance.now() - arrived;
-    const gone = reply.raw.destroyed || request.raw.socket.destroyed;
+    const waited = performance.now() - request.arrivedAt;
+    const gone = request.raw.socket.destroyed;
     if (gone || waited > this.queueLimitMs) {
       const why = gone ? 'its client closed the connection' : `it waited ${Math.round(waited)} ms, over the ${this.queueLimitMs} ms bound`;
       request.log.warn({ waitedMs: Math.round(waited), clientGone: gone }, `request abandoned before its write: ${why}; nothing was changed`);
