@@ -3,14 +3,18 @@
 // Node 22 (which it needs), both installed into the test agents' cache
 // (test/acp/real/install.ts). .ci/run calls it after the build. The suite
 // sends no token, so a loopback relay in front of the server adds ada's.
-// Scenarios that do not apply are each revision's expected failures (beside
-// this file, README "MCP conformance"); any other failure fails the run.
+// What does not apply is each revision's baseline (beside this file, README
+// "MCP conformance"): whole scenarios under `server`, and single checks under
+// `checks` inside scenarios that otherwise apply — those scenarios' other
+// checks are read from the suite's results and must pass. Any other failure,
+// and a listed check that passes now, fails the run.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { parse } from 'yaml';
 import { installed } from '../../acp/real/install.js';
 import { spawnServer } from '../../helpers/process.js';
 
@@ -30,18 +34,67 @@ function tokenRelay(target: string, token: string): Promise<http.Server> {
   return new Promise((resolve) => relay.listen(0, '127.0.0.1', () => resolve(relay)));
 }
 
-/** Runs one revision's requirement set; resolves with its exit code, having printed its output. */
-function suite(node22: string, conformance: string, url: string, revision: string): Promise<number> {
-  const args = [conformance, 'server', '--url', url, '--requirements', revision, '--expected-failures', path.join(HERE, `expected-failures-${revision}.yaml`)];
-  return new Promise((resolve) => {
+/** A revision's baseline: scenarios that do not apply, and single checks that do not inside scenarios that do. */
+interface Baseline {
+  server: string[];
+  checks?: Record<string, string[]>;
+}
+
+/** One check of a scenario as the suite writes it to its output folder. */
+interface CheckResult {
+  id: string;
+  status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
+  errorMessage?: string;
+}
+
+/**
+ * Runs one revision's requirement set with the whole of its baseline told to the
+ * suite, then holds the scenarios of `checks` to every check but the listed
+ * ones. Resolves with the number of problems, having printed the suite's output.
+ */
+async function suite(node22: string, conformance: string, url: string, revision: string, work: string): Promise<number> {
+  const baseline = parse(await readFile(path.join(HERE, `expected-failures-${revision}.yaml`), 'utf8')) as Baseline;
+  const checks = baseline.checks ?? {};
+  const told = path.join(work, `baseline-${revision}.yaml`);
+  await writeFile(told, JSON.stringify({ server: [...baseline.server, ...Object.keys(checks)] }));
+  const output = path.join(work, `results-${revision}`);
+  const args = [conformance, 'server', '--url', url, '--requirements', revision, '--expected-failures', told, '-o', output];
+  const code = await new Promise<number>((resolve) => {
     execFile(node22, args, { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
       process.stdout.write(`=== MCP conformance, requirements ${revision}\n${stdout}${stderr}`);
       resolve(error ? (typeof error.code === 'number' ? error.code : 1) : 0);
     });
   });
+  let problems = code === 0 ? 0 : 1;
+  for (const [scenario, allowed] of Object.entries(checks)) {
+    const results = await scenarioChecks(output, scenario);
+    if (results === null) {
+      console.log(`✗ ${scenario}: the suite wrote no results for it (${revision})`);
+      problems++;
+      continue;
+    }
+    const failing = results.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
+    const unexpected = failing.filter((check) => !allowed.includes(check.id));
+    const nowPassing = allowed.filter((id) => !failing.some((check) => check.id === id));
+    for (const check of unexpected) console.log(`✗ ${scenario} / ${check.id}: ${check.status} ${check.errorMessage ?? ''} (not in the baseline)`);
+    for (const id of nowPassing) console.log(`✗ ${scenario} / ${id}: listed as not applicable, but it no longer fails — take it out of the baseline`);
+    problems += unexpected.length + nowPassing.length;
+    if (unexpected.length === 0 && nowPassing.length === 0) {
+      console.log(`✓ ${scenario}: ${results.length - failing.length} checks pass; the ${failing.length} failing are the baseline's (${revision})`);
+    }
+  }
+  return problems;
+}
+
+/** The checks of SCENARIO from the suite's output folder (`server-<scenario>-<time>/checks.json`), or null. */
+async function scenarioChecks(output: string, scenario: string): Promise<CheckResult[] | null> {
+  const folder = (await readdir(output).catch(() => [])).find((name) => name.startsWith(`server-${scenario}-`) && /^\d/.test(name.slice(`server-${scenario}-`.length)));
+  if (!folder) return null;
+  return JSON.parse(await readFile(path.join(output, folder, 'checks.json'), 'utf8')) as CheckResult[];
 }
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'aion-conformance-'));
+const results = await mkdtemp(path.join(os.tmpdir(), 'aion-conformance-results-'));
 const [node22, conformance] = await Promise.all([installed('node22'), installed('conformance')]);
 const server = await spawnServer(['--demo', '--data', dataDir]);
 let failed = 0;
@@ -49,10 +102,11 @@ try {
   const tokens = JSON.parse(await readFile(path.join(dataDir, 'demo-tokens.json'), 'utf8')) as Record<string, string>;
   const relay = await tokenRelay(server.url, tokens.ada ?? '');
   const url = `http://127.0.0.1:${(relay.address() as AddressInfo).port}/mcp`;
-  for (const revision of REVISIONS) if ((await suite(node22, conformance, url, revision)) !== 0) failed++;
+  for (const revision of REVISIONS) failed += await suite(node22, conformance, url, revision, results);
   relay.close();
 } finally {
   await server.stop();
   await rm(dataDir, { recursive: true, force: true });
+  await rm(results, { recursive: true, force: true });
 }
 process.exitCode = failed === 0 ? 0 : 1;
