@@ -34,6 +34,9 @@ function tokenRelay(target: string, token: string): Promise<http.Server> {
   return new Promise((resolve) => relay.listen(0, '127.0.0.1', () => resolve(relay)));
 }
 
+/** A line of this run's own verdict, after the suite's output. */
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
 /** A revision's baseline: scenarios that do not apply, and single checks that do not inside scenarios that do. */
 interface Baseline {
   server: string[];
@@ -69,18 +72,18 @@ async function suite(node22: string, conformance: string, url: string, revision:
   for (const [scenario, allowed] of Object.entries(checks)) {
     const results = await scenarioChecks(output, scenario);
     if (results === null) {
-      console.log(`✗ ${scenario}: the suite wrote no results for it (${revision})`);
+      say(`✗ ${scenario}: the suite wrote no results for it (${revision})`);
       problems++;
       continue;
     }
     const failing = results.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
     const unexpected = failing.filter((check) => !allowed.includes(check.id));
     const nowPassing = allowed.filter((id) => !failing.some((check) => check.id === id));
-    for (const check of unexpected) console.log(`✗ ${scenario} / ${check.id}: ${check.status} ${check.errorMessage ?? ''} (not in the baseline)`);
-    for (const id of nowPassing) console.log(`✗ ${scenario} / ${id}: listed as not applicable, but it no longer fails — take it out of the baseline`);
+    for (const check of unexpected) say(`✗ ${scenario} / ${check.id}: ${check.status} ${check.errorMessage ?? ''} (not in the baseline)`);
+    for (const id of nowPassing) say(`✗ ${scenario} / ${id}: listed as not applicable, but it no longer fails — take it out of the baseline`);
     problems += unexpected.length + nowPassing.length;
     if (unexpected.length === 0 && nowPassing.length === 0) {
-      console.log(`✓ ${scenario}: ${results.length - failing.length} checks pass; the ${failing.length} failing are the baseline's (${revision})`);
+      say(`✓ ${scenario}: ${results.length - failing.length} checks pass; the ${failing.length} failing are the baseline's (${revision})`);
     }
   }
   return problems;
