@@ -95,6 +95,11 @@ describe('through the server', () => {
     expect(got.text).not.toContain(token);
     expect(answered.text).not.toContain(token);
     expect(await storedTexts(thread)).not.toContain(token);
+    // The turn's events as stored for every server, and the log.
+    const stored = JSON.stringify(await server.services.db.select({ event: turnEvents.event }).from(turnEvents));
+    expect(stored).toContain('read: token: [credential]');
+    expect(stored).not.toContain(token);
+    expect(server.logs.join('\n')).not.toContain(token);
   });
 
   it('a built-in answer is stored redacted, its text and its blocks', async () => {
