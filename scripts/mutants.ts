@@ -227,6 +227,8 @@ async function main(): Promise<void> {
         await writeFile(file, original.replace(mutation.from, mutation.to));
         const run = await runTests(copy, mutation.tests);
         rows.push([mutation.name, mutation.breaks, run.passed ? 'SURVIVED' : 'killed', `${run.seconds.toFixed(0)} s`, mutation.tests.join(' ')]);
+        // What failed, to tell an assertion from a run that could not start.
+        if (!run.passed) console.error(`  ${run.tail}`);
       } finally {
         await writeFile(file, original);
       }
