@@ -22,6 +22,7 @@ import type { Db } from '../store/db.js';
 import { isRetriedConflict, transactionCut } from '../store/transaction-errors.js';
 import type { Outcome, Via } from '../store/schema.js';
 import { ajvOnFirstUse, compileAtTheEdge, type Validate } from '../validation/ajv.js';
+import { assertSecretsDeclared } from './secret-fields.js';
 import type { ToolServices } from './services.js';
 import type { ProposalRow, Tag, Tool, ToolResult } from './types.js';
 
@@ -295,6 +296,7 @@ export class Executor {
     catalogue: readonly Tool[],
     private readonly deps: ExecutorDeps,
   ) {
+    assertSecretsDeclared(catalogue);
     const ajv = ajvOnFirstUse();
     for (const tool of catalogue) this.tools.set(tool.name, { tool, validate: compileAtTheEdge(ajv, tool.input_schema) });
   }

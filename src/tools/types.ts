@@ -56,8 +56,10 @@ export interface Tool {
    * Only writes that provably leave those alone say false.
    */
   reshapesProject: boolean;
-  /** Input fields holding secret values, replaced by `[redacted]` in the audit. */
+  /** Input fields holding secret values, replaced by `[redacted]` in the audit (and sealed in a change request). */
   secretFields: readonly string[];
+  /** Input fields whose names look secret but that hold no secret value (src/tools/secret-fields.ts). */
+  plainFields: readonly string[];
   /** JSON Schema of a successful result, when the tool declares one (MCP's outputSchema). */
   output_schema?: Record<string, unknown>;
   /** Changes the operator's unsaved editor buffer (a read of the store all the same): refused on a read-only connection. */
@@ -81,7 +83,9 @@ type Spec<I, N extends ScopeNeed> = {
   scope: N;
   audience?: Audience;
   reshapesProject?: boolean;
-  secretFields?: readonly string[];
+  /** Said out loud, `[]` included: a new secret field never reaches the audit by a default. */
+  secretFields: readonly string[];
+  plainFields?: readonly string[];
   output_schema?: Record<string, unknown>;
   editsSharedBuffer?: boolean;
   decides?: boolean;
@@ -108,7 +112,8 @@ export function withInput<const S extends JSONSchema>(input_schema: S) {
         scope: spec.scope,
         audience: spec.audience ?? 'public',
         reshapesProject: spec.reshapesProject ?? true,
-        secretFields: spec.secretFields ?? [],
+        secretFields: spec.secretFields,
+        plainFields: spec.plainFields ?? [],
         ...(spec.output_schema ? { output_schema: spec.output_schema } : {}),
         editsSharedBuffer: spec.editsSharedBuffer ?? false,
         decides: spec.decides ?? false,

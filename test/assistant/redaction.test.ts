@@ -12,10 +12,11 @@ import type { TurnEvent } from '../../src/wire/turn-event.js';
 import { storeAnswer } from '../../src/assistant/proposing.js';
 import { CredentialFilter, redactCredentials } from '../../src/assistant/redaction.js';
 import { findThread } from '../../src/assistant/threads.js';
-import { messages } from '../../src/store/schema.js';
+import { messages, turnEvents } from '../../src/store/schema.js';
 import { client, type Client } from '../helpers/http.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { followTurn } from '../helpers/sse.js';
+import { message, startMessagesApi, type MessagesApi } from './providers/messages-api-server.js';
 
 const deltas = (events: TurnEvent[]) => events.flatMap((e) => (e.type === 'text' ? [e.delta] : [])).join('');
 
@@ -94,6 +95,11 @@ describe('through the server', () => {
     expect(got.text).not.toContain(token);
     expect(answered.text).not.toContain(token);
     expect(await storedTexts(thread)).not.toContain(token);
+    // The turn's events as stored for every server, and the log.
+    const stored = JSON.stringify(await server.services.db.select({ event: turnEvents.event }).from(turnEvents));
+    expect(stored).toContain('read: token: [credential]');
+    expect(stored).not.toContain(token);
+    expect(server.logs.join('\n')).not.toContain(token);
   });
 
   it('a built-in answer is stored redacted, its text and its blocks', async () => {
@@ -112,5 +118,49 @@ describe('through the server', () => {
     expect(got.text).toContain('Use [credential] to sign in.');
     expect(got.text).not.toContain(token);
     expect(await storedTexts(thread)).not.toContain(token);
+  });
+});
+
+// The built-in assistant saying a credential (its model's words, from the
+// stand-in Messages API on 127.0.0.1): redacted where it is stored, in the
+// turn's events as stored for every server, over SSE, and in the log (issue 34).
+describe('a credential the built-in model says', () => {
+  let api: MessagesApi;
+  let server: TestServer;
+  let ada: Client;
+  const token = generateToken('operator');
+
+  beforeAll(async () => {
+    api = await startMessagesApi(() => message([{ type: 'text', text: `Sign in with ${token} and you are done.` }], 'end_turn'));
+    server = await startTestServer('pglite', {
+      demo: true,
+      env: { AION_MODEL: 'anthropic', ANTHROPIC_API_KEY: 'sk-ant-test-key-for-redaction', ANTHROPIC_BASE_URL: api.baseURL, AION_ANTHROPIC_MODEL: 'claude-test' },
+    });
+    ada = client(server.url, server.demoTokens.ada ?? '');
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await api?.close();
+  });
+
+  it('is redacted stored, streamed, over SSE and in the log', async () => {
+    const thread = ((await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging' })).body as { id: string }).id;
+    const events = followTurn(server.url, server.demoTokens.ada ?? '', thread);
+    await events.open;
+    const answered = await ada.post(`/api/v1/assistant/threads/${thread}/messages`, { text: 'how do I sign in?' });
+    expect(answered.status, answered.text).toBe(200);
+    await events.done;
+    const said = 'Sign in with [credential] and you are done.';
+    const places: Record<string, string> = {
+      stored: JSON.stringify(await server.services.db.select({ text: messages.text, blocks: messages.blocks }).from(messages).where(eq(messages.threadId, thread))),
+      'GET thread': (await ada.get(`/api/v1/assistant/threads/${thread}`)).text,
+      streamed: JSON.stringify(await server.services.db.select({ event: turnEvents.event }).from(turnEvents)),
+      SSE: events.raw(),
+    };
+    for (const [where, text] of Object.entries(places)) {
+      expect(text, where).not.toContain(token);
+      expect(text, where).toContain(said);
+    }
+    expect(server.logs.join('\n')).not.toContain(token);
   });
 });

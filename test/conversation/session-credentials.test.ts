@@ -107,6 +107,14 @@ describe("a conversation's session credentials", () => {
     }
   });
 
+  it('die with their thread, though the server remembers them from use (DESIGN §10.6)', async () => {
+    const thread = await openThread();
+    const credential = await mint(thread);
+    expect((await contextWith(thread, credential.token)).status).toBe(200);
+    expect((await ada.delete(`/api/v1/assistant/threads/${thread}`)).status).toBe(204);
+    expect((await contextWith(thread, credential.token)).status).toBe(401);
+  });
+
   it("cannot be revoked through another of the operator's threads", async () => {
     const thread = await openThread();
     const other = await openThread();

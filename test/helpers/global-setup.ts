@@ -1,4 +1,5 @@
-// Once per test run: a migrated, empty PGlite data folder that tests copy
+// Once per test run: dist/ built again where src/ is newer (build.ts); a
+// migrated, empty PGlite data folder that tests copy
 // (creating one from scratch costs seconds; copying it, milliseconds), the
 // same seeded with the demo (`ops serve --demo` once, not once per file), and with
 // AION_TEST_DATABASE_URL a migrated, empty PostgreSQL database that test
@@ -16,6 +17,7 @@ import { startServer } from '../../src/cli/serve.js';
 import { readConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/db.js';
 import { TMP_ROOT } from './paths.js';
+import { buildIfStale } from './build.js';
 import { ensurePrerequisites } from './prerequisites.js';
 
 const run = promisify(execFile);
@@ -33,6 +35,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  // Before anything starts `ops` from dist/: the build says what src/ says.
+  await buildIfStale();
   await ensurePrerequisites();
   await mkdir(TMP_ROOT, { recursive: true });
   const runTmp = await mkdtemp(path.join(TMP_ROOT, 'run-'));

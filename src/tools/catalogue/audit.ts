@@ -31,6 +31,7 @@ export const auditTools = [
       "A project's audit log, newest first: who ran which tool, how (console, assistant, mcp, rest), on what, the outcome, and the input with secrets redacted.",
     permission: 'audit:read',
     tag: 'read',
+    secretFields: [],
     scope: 'project',
     run: async ({ project, services }, input) => ({
       project: project.slug,

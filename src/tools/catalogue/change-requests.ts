@@ -24,6 +24,7 @@ export const changeRequestTools = [
       'Change requests, newest first: changes where an environment requires two approvals, pending or decided, with who asked, why, what would change, status.',
     permission: null,
     tag: 'read',
+    secretFields: [],
     scope: 'none',
     run: async ({ operator, services }, input) => ({
       change_requests: await services.changeRequests.list(operator, {
@@ -40,6 +41,7 @@ export const changeRequestTools = [
     description: 'One change request: what would run where, who asked, why, the diff from live, the check, its status.',
     permission: null,
     tag: 'read',
+    secretFields: [],
     scope: 'none',
     run: async ({ operator, services }, input) => services.changeRequests.view(operator, input.id),
   }),
@@ -58,6 +60,7 @@ export const changeRequestTools = [
       "Approve another operator's change request, which runs the change once. You need its permission there. Never for an assistant: a person decides.",
     permission: null,
     tag: 'write',
+    secretFields: [],
     scope: 'none',
     decides: true,
     run: async ({ operator, via, services }, input) => services.changeRequests.approve({ operator, via }, input.id, input.comment ?? null, input.fingerprint),
@@ -72,6 +75,7 @@ export const changeRequestTools = [
     description: 'Decline a change request with a comment; nothing runs. The requester declining withdraws it. Never for an assistant.',
     permission: null,
     tag: 'write',
+    secretFields: [],
     scope: 'none',
     decides: true,
     run: async ({ operator, via, services }, input) => services.changeRequests.decline({ operator, via }, input.id, input.comment),

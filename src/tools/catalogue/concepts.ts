@@ -14,6 +14,7 @@ export const conceptTools = [
     description: "Explain one of the console's concepts (project, deployment, secret, role, …) in a few sentences.",
     permission: null,
     tag: 'read',
+    secretFields: [],
     scope: 'none',
     run: async (_ctx, input) => {
       const concept = findConcept(input.concept);

@@ -17,6 +17,7 @@ export const deploymentTools = [
     description: "An environment's deployments, newest first: number, path, revision, who, via, when, whether a rollback.",
     permission: 'project:read',
     tag: 'read',
+    secretFields: [],
     scope: 'environment',
     run: async ({ db, project, environment }, input) => ({
       project: project.slug,
@@ -34,6 +35,7 @@ export const deploymentTools = [
       'What is live in an environment, or at one path: revision, deployment number and content, secret references left unresolved.',
     permission: 'project:read',
     tag: 'read',
+    secretFields: [],
     scope: 'environment',
     run: async ({ db, project, environment }, input) => ({
       project: project.slug,
@@ -52,6 +54,7 @@ export const deploymentTools = [
       'Put a revision (default: current) of a document live in an environment. Refused when check_document finds diagnostics there. Returns the deployment number.',
     permission: 'deploy',
     tag: 'write',
+    secretFields: [],
     scope: 'environment',
     rows: (input) => [
       { k: 'path', v: input.path },
@@ -78,6 +81,7 @@ export const deploymentTools = [
     description: 'Deploy again the revision of a document that was live in an environment before the current one.',
     permission: 'deploy',
     tag: 'write',
+    secretFields: [],
     scope: 'environment',
     rows: (input) => [
       { k: 'path', v: input.path },

@@ -24,6 +24,7 @@ export const documentTools = [
     description: "A project's documents: path, current revision, and the revision live in each environment.",
     permission: 'project:read',
     tag: 'read',
+    secretFields: [],
     scope: 'project',
     run: async ({ db, project }) => ({ project: project.slug, documents: await listDocuments(db, project) }),
   }),
@@ -38,6 +39,7 @@ export const documentTools = [
       "A document's text at a revision (default: current), with author and message. Pass its revision as write_document's base_revision.",
     permission: 'project:read',
     tag: 'read',
+    secretFields: [],
     scope: 'project',
     run: async ({ db, project }, input) => ({ project: project.slug, ...(await readRevision(db, project, input.path, input.revision)) }),
   }),
@@ -56,6 +58,7 @@ export const documentTools = [
     description: "A document's revisions, newest first: number, author, time, size in bytes and message.",
     permission: 'project:read',
     tag: 'read',
+    secretFields: [],
     scope: 'project',
     run: async ({ db, project }, input) => ({
       project: project.slug,
@@ -79,6 +82,7 @@ export const documentTools = [
       'Unified diff of a document from one revision to another (default: the one before to; to defaults to current), or from what is live in an environment.',
     permission: 'project:read',
     tag: 'read',
+    secretFields: [],
     scope: 'project, optional environment',
     run: async ({ db, project, environment }, input) => ({
       project: project.slug,
@@ -102,6 +106,7 @@ export const documentTools = [
       "Diagnostics (line, column, message) of a revision (default: current) or of text, against the project schema and the environment's secrets. None: it would deploy.",
     permission: 'project:read',
     tag: 'read',
+    secretFields: [],
     scope: 'environment',
     run: async ({ db, project, environment }, input) => {
       const checked = await checkForEnvironment(db, project, environment, input);
@@ -125,6 +130,7 @@ export const documentTools = [
       "Save text as a new revision of a document, creating it if new. Refused when base_revision is not the current revision. Returns the new revision and each environment's diagnostics (saved even when there are some).",
     permission: 'document:write',
     tag: 'write',
+    secretFields: [],
     // Documents and secrets are not what the project directory holds.
     reshapesProject: false,
     scope: 'project',
@@ -155,6 +161,7 @@ export const documentTools = [
     description: 'Delete a document with all its revisions. Refused while it is live in any environment.',
     permission: 'document:write',
     tag: 'write',
+    secretFields: [],
     // Documents and secrets are not what the project directory holds.
     reshapesProject: false,
     scope: 'project',

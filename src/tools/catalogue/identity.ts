@@ -10,6 +10,7 @@ export const identityTools = [
     description: 'The caller: operator name, whether an owner, and each project with the role held there. Use first to learn your scope.',
     permission: null,
     tag: 'read',
+    secretFields: [],
     scope: 'none',
     run: async ({ operator, services }) => ({
       operator: operator.name,
@@ -22,6 +23,7 @@ export const identityTools = [
     description: "The caller's projects: slug, name, the caller's role, environments (protected or not).",
     permission: null,
     tag: 'read',
+    secretFields: [],
     scope: 'none',
     run: async ({ operator, services }) => ({ projects: await listProjects(services.projects, operator) }),
   }),

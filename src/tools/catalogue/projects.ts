@@ -18,6 +18,7 @@ export const projectTools = [
       "A project's environments: whether protected, how many approvals a change there requires, and what is live in each (path, revision, deployment number).",
     permission: 'project:read',
     tag: 'read',
+    secretFields: [],
     scope: 'project',
     run: async ({ project }) => {
       const { slug, environments } = project;
@@ -41,6 +42,7 @@ export const projectTools = [
     description: 'Add an environment to a project. Protected environments need operator or admin to deploy or set secrets.',
     permission: 'environment:manage',
     tag: 'write',
+    secretFields: [],
     scope: 'project',
     rows: (input) => [
       { k: 'environment', v: input.name },
@@ -67,6 +69,7 @@ export const projectTools = [
       'Protect an environment (only operators and admins may deploy or set secrets there) or unprotect it, and set how many approvals its changes require.',
     permission: 'environment:manage',
     tag: 'write',
+    secretFields: [],
     scope: 'environment',
     rows: (input) => [
       ...(input.protected === undefined ? [] : [{ k: 'protected', v: input.protected ? 'yes' : 'no' }]),
@@ -82,6 +85,7 @@ export const projectTools = [
     description: "A project's members and their roles (viewer, developer, operator, admin).",
     permission: 'project:read',
     tag: 'read',
+    secretFields: [],
     scope: 'project',
     // From the project directory's memory, like the environments: no query.
     run: async ({ project }) => ({ project: project.slug, members: [...project.members] }),
@@ -100,6 +104,7 @@ export const projectTools = [
     description: "Add an operator to a project with a role, or change a member's role. The last admin cannot be demoted.",
     permission: 'member:manage',
     tag: 'write',
+    secretFields: [],
     scope: 'project',
     rows: (input) => [
       { k: 'operator', v: input.operator },
@@ -120,6 +125,7 @@ export const projectTools = [
     description: 'Remove an operator from a project. Never removes the last admin.',
     permission: 'member:manage',
     tag: 'write',
+    secretFields: [],
     scope: 'project',
     rows: (input) => [
       { k: 'remove', v: input.operator },

@@ -14,6 +14,7 @@ export const secretTools = [
     description: "An environment's secrets: name, version, who set it and when. Values are never shown.",
     permission: 'project:read',
     tag: 'read',
+    secretFields: [],
     scope: 'environment',
     run: async ({ db, project, environment }) => ({
       project: project.slug,
@@ -60,6 +61,7 @@ export const secretTools = [
     description: 'Delete a secret. Refused while a document live in that environment refers to it.',
     permission: 'secret:write',
     tag: 'write',
+    secretFields: [],
     // Documents and secrets are not what the project directory holds.
     reshapesProject: false,
     scope: 'environment',
