@@ -9,6 +9,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_AGENT_LIMITS } from '../../src/acp/agent-limits.js';
 import { DEFAULT_AGENT_UID_BASE } from '../../src/acp/agent-uids.js';
 import { sandboxed, sandboxProblem, type SandboxedCommand, type SandboxSpec } from '../../src/acp/sandbox.js';
 
@@ -100,7 +101,7 @@ async function listen(answer: string): Promise<number> {
 }
 
 function spec(overrides: Partial<SandboxSpec> = {}): SandboxSpec {
-  return { scratch, denyRead: [data], allowHosts: [`127.0.0.1:${allowedPort}`], aionUrl: `http://127.0.0.1:${aionPort}`, uidBase: DEFAULT_AGENT_UID_BASE, ...overrides };
+  return { scratch, denyRead: [data], allowHosts: [`127.0.0.1:${allowedPort}`], aionUrl: `http://127.0.0.1:${aionPort}`, uidBase: DEFAULT_AGENT_UID_BASE, limits: DEFAULT_AGENT_LIMITS, ...overrides };
 }
 
 /** Spawned as the host spawns an agent: its own process group, piped stdio. */
@@ -193,12 +194,15 @@ describe('the agent sandbox', () => {
       expect(report.readEnviron.ok).toBe(false);
       expect(report.canarySeen).toBe(false);
 
-      expect(report.writeOutside.ok).toBe(false);
+      // /tmp is the sandbox's own: a write there lands nowhere on the host.
+      expect(report.writeOutside).toEqual({ ok: true });
       expect(existsSync(outside)).toBe(false);
-      // Inside, a denied folder is an empty private tmpfs: a write there lands nowhere on the host.
+      // A hidden folder is not there, or (inside an allowed one) an empty read-only tmpfs.
+      expect(report.writeData).toMatchObject({ ok: false, error: expect.stringMatching(/^(ENOENT|EROFS)$/) });
       expect(existsSync(path.join(data, 'planted'))).toBe(false);
+      // The scratch folder too is a tmpfs of the sandbox's (of its size): the host's disk gets nothing.
       expect(report.writeScratch).toEqual({ ok: true, value: 'mine' });
-      expect(readFileSync(path.join(home, 'mine'), 'utf8')).toBe('mine');
+      expect(existsSync(path.join(home, 'mine'))).toBe(false);
 
       expect(report.allowed).toEqual({ ok: true, value: 'allowed' });
       expect(report.aion).toEqual({ ok: true, value: 'aion' });
