@@ -70,11 +70,14 @@ describe('the demo agent as a hostile agent, in its sandbox', () => {
   });
 
   it('writes only its scratch folder', async () => {
-    // The server's own files, and the system's.
+    // The server's own files, the system's, and /tmp.
     const outside = [path.join(REPO_ROOT, `planted-${Date.now()}`), path.join(OPS_BIN), `/tmp/aion-planted-${Date.now()}`];
     const said = await run([...outside.map((file) => `/touch ${file}`), `/touch ${path.join(server.dataDir, 'planted')}`, '/touch planted-in-scratch']);
-    expect(said.slice(0, 3)).toEqual(outside.map(() => expect.stringMatching(/^touch: error E(ROFS|ACCES|PERM)/)));
-    // The data folder is hidden behind an empty folder of the sandbox's own: whatever lands there never reaches it.
+    expect(said.slice(0, 2)).toEqual([expect.stringMatching(/^touch: error E(ROFS|ACCES|PERM)/), expect.stringMatching(/^touch: error E(ROFS|ACCES|PERM)/)]);
+    // /tmp is the sandbox's own tmpfs: the write lands there, never in the host's.
+    expect(said[2]).toBe('touch: wrote');
+    // The data folder is not there, or hidden behind an empty read-only folder of the sandbox's own.
+    expect(said[3]).toMatch(/^touch: error E(NOENT|ROFS)/);
     expect(existsSync(path.join(server.dataDir, 'planted'))).toBe(false);
     expect(said[4]).toBe('touch: wrote');
     for (const file of [outside[0] ?? '', outside[2] ?? '']) expect(existsSync(file)).toBe(false);

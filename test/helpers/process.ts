@@ -20,11 +20,13 @@ export interface ServerProcess {
  */
 export const spawnedServers = new Set<ServerProcess>();
 
-export async function spawnServer(args: string[], env: Record<string, string> = {}): Promise<ServerProcess> {
+/** `as`: run it as this user (a test run as root trying a server run as a regular user). */
+export async function spawnServer(args: string[], env: Record<string, string> = {}, as?: { uid: number; gid: number }): Promise<ServerProcess> {
   // The node flags `ops` itself runs with (its shebang, and `npm start`): see docs/decisions.md.
   const child = spawn(process.execPath, ['--max-semi-space-size=2', OPS_BIN, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
     env: { ...process.env, AION_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    ...as,
   });
   const stdout: string[] = [];
   const stderr: string[] = [];
