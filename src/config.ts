@@ -50,7 +50,7 @@ export interface Config {
   agentUnsandboxedAsRoot: boolean;
   /** Under a root server each agent process runs as a uid of its own from this one up (a million of them). */
   agentUidBase: number;
-  /** What one sandboxed agent may use: processes, memory, scratch and /tmp sizes, CPU time per turn. */
+  /** What one sandboxed agent may use: processes, memory, scratch and /tmp sizes. */
   agentLimits: AgentLimits;
   /** A turn whose server has not renewed its lease for this long was interrupted: any server may take the thread. */
   turnLeaseMs: number;
@@ -139,7 +139,6 @@ const DEFAULTS = {
   agentMemory: String(DEFAULT_AGENT_LIMITS.memoryMiB),
   agentScratch: String(DEFAULT_AGENT_LIMITS.scratchMiB),
   agentTmp: String(DEFAULT_AGENT_LIMITS.tmpMiB),
-  agentCpuPerTurn: `${DEFAULT_AGENT_LIMITS.cpuPerTurnMs / 60_000}m`,
   agentTurnTimeout: '5m',
   agentPerOperator: '2',
   agentAnswerMax: '1048576',
@@ -176,7 +175,6 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
   ['AION_AGENT_MEMORY_MB', `memory one process of a sandboxed agent may allocate, MiB (default: ${DEFAULTS.agentMemory})`],
   ['AION_AGENT_SCRATCH_MB', `a sandboxed agent's scratch folder (its HOME), MiB (default: ${DEFAULTS.agentScratch})`],
   ['AION_AGENT_TMP_MB', `a sandboxed agent's /tmp and /dev/shm, MiB each (default: ${DEFAULTS.agentTmp})`],
-  ['AION_AGENT_CPU_PER_TURN', `CPU time a sandboxed agent may use in one turn before it is stopped (default: ${DEFAULTS.agentCpuPerTurn})`],
   ['AION_AGENT_UID_BASE', `under a root server each agent runs as its own uid, from this one up (default: ${DEFAULTS.agentUidBase})`],
   ['AION_AGENT_MAX', `at most this many agents answering at once across the servers sharing the store (default: ${DEFAULTS.agentMax})`],
   ['AION_AGENT_PER_OPERATOR', `at most this many agents answering at once for one operator (default: ${DEFAULTS.agentPerOperator})`],
@@ -243,7 +241,6 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
       memoryMiB: parsePositiveInt('AION_AGENT_MEMORY_MB', env.AION_AGENT_MEMORY_MB ?? DEFAULTS.agentMemory),
       scratchMiB: parsePositiveInt('AION_AGENT_SCRATCH_MB', env.AION_AGENT_SCRATCH_MB ?? DEFAULTS.agentScratch),
       tmpMiB: parsePositiveInt('AION_AGENT_TMP_MB', env.AION_AGENT_TMP_MB ?? DEFAULTS.agentTmp),
-      cpuPerTurnMs: parseDuration('AION_AGENT_CPU_PER_TURN', env.AION_AGENT_CPU_PER_TURN ?? DEFAULTS.agentCpuPerTurn),
     },
     turnLeaseMs: parseDuration('AION_TURN_LEASE', env.AION_TURN_LEASE ?? DEFAULTS.turnLease),
     serverName: nonEmpty(env.AION_SERVER_NAME) ?? defaultServerName(port),

@@ -12,8 +12,6 @@ export interface AgentLimits {
   scratchMiB: number;
   /** The sandbox's own /tmp, and /dev/shm, tmpfs of this size each, MiB. */
   tmpMiB: number;
-  /** CPU time the agent's processes may use in one turn, ms; over it the agent is stopped. */
-  cpuPerTurnMs: number;
 }
 
-export const DEFAULT_AGENT_LIMITS: AgentLimits = { processes: 256, memoryMiB: 2048, scratchMiB: 256, tmpMiB: 256, cpuPerTurnMs: 120_000 };
+export const DEFAULT_AGENT_LIMITS: AgentLimits = { processes: 256, memoryMiB: 2048, scratchMiB: 256, tmpMiB: 256 };
