@@ -88,8 +88,7 @@ describe.runIf(ROOT)('an agent of a server run as a regular user', () => {
     expect(said.join('\n')).not.toContain(canary);
     // What it needs is there: the system's files it may read, its own installation.
     expect(said.slice(8).filter((line) => line.startsWith('cat: '))).toEqual([expect.stringMatching(/^cat: read /), expect.stringMatching(/^cat: read /)]);
-    // The first message starts the sandboxed agent: printed for the report, bounded loosely here.
-    console.log(`first message to a sandboxed agent of a non-root server: ${firstMessageMs} ms`);
+    // The first message starts the sandboxed agent (about 4 s on the shared 2-core machine): bounded loosely.
     expect(firstMessageMs).toBeLessThan(30_000);
   });
 
