@@ -12,7 +12,8 @@
 // As a hostile agent would, acting on its own host without asking:
 //   /ask-call {toolCall json} (any permission request) · /cat PATH · /touch PATH ·
 //   /connect URL · /link TARGET PATH (PATH, `~/` for its HOME, made a symbolic link) ·
-//   /uid · /child (starts a child process, says its pid) ·
+//   /uid · /child (starts a child process, says its pid) · /detach WORD (one in a
+//   session of its own, WORD on its command line) ·
 //   /stderr N TEXT (N lines on stderr) · /forge N ID (N responses to request ID, never sent) ·
 //   /stubborn MS (ignores session/cancel) · /flood BYTES (says that much text) ·
 //   /huge BYTES (says it in one message) ·
@@ -274,6 +275,13 @@ async function answer(
       case '/child': {
         const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { stdio: 'ignore' });
         await say(`child: ${child.pid ?? -1}`);
+        break;
+      }
+      case '/detach': {
+        // A background process of its own session, out of the agent's process group: what a hostile agent leaves behind.
+        const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', rest], { stdio: 'ignore', detached: true });
+        child.unref();
+        await say(`detach: ${child.pid ?? -1}`);
         break;
       }
       case '/stubborn':

@@ -72,6 +72,8 @@ interface Runtime {
   bash: string;
   bwrap: string;
   socat: string;
+  /** Copies the server's scratch folder into the sandbox's (found on the server's PATH: the agent's may lack it). */
+  cp: string;
   /** Whether the server runs as root: then each agent runs as a uid of its own, else as the server's user. */
   root: boolean;
   /** Removes the signal handlers this start added. */
@@ -110,7 +112,7 @@ async function wrap(runtime: Runtime, command: string, args: string[], env: Reco
 }
 
 async function wrapAs(
-  { manager, bash, bwrap, socat }: Runtime,
+  { manager, bash, bwrap, socat, cp }: Runtime,
   user: { uid: number; gid: number } | null,
   command: string,
   args: string[],
@@ -165,7 +167,7 @@ async function wrapAs(
   manager.registerCommandNetworkLists(commandId, { allowedDomains: allowed });
   let wrapped: string;
   try {
-    wrapped = await manager.wrapWithSandbox(innerScript(command, args, { tmp, relays, socat, scratch, limits: spec.limits }), bash, { filesystem }, undefined, { commandId });
+    wrapped = await manager.wrapWithSandbox(innerScript(command, args, { tmp, relays, socat, cp, scratch, limits: spec.limits }), bash, { filesystem }, undefined, { commandId });
   } catch (error) {
     manager.unregisterCommandNetworkLists(commandId);
     throw error;
@@ -201,9 +203,11 @@ function started(): Promise<Runtime> {
 
 async function start(): Promise<Runtime> {
   if (process.platform !== 'linux') throw new SandboxUnavailable(`the agent sandbox needs Linux with bubblewrap; this is ${process.platform}`);
-  const [bwrap, socat, rg, bash] = await Promise.all(['bwrap', 'socat', 'rg', 'bash'].map(which));
-  const missing = [bwrap ? null : 'bubblewrap', socat ? null : 'socat', rg ? null : 'ripgrep', bash ? null : 'bash'].filter((name) => name !== null);
-  if (!bwrap || !socat || !rg || !bash) throw new SandboxUnavailable(`${missing.join(', ')} not found on PATH: ${INSTALL}`);
+  const [bwrap, socat, rg, bash, cp] = await Promise.all(['bwrap', 'socat', 'rg', 'bash', 'cp'].map(which));
+  const missing = [bwrap ? null : 'bubblewrap', socat ? null : 'socat', rg ? null : 'ripgrep', bash ? null : 'bash', cp ? null : 'cp (coreutils)'].filter(
+    (name) => name !== null,
+  );
+  if (!bwrap || !socat || !rg || !bash || !cp) throw new SandboxUnavailable(`${missing.join(', ')} not found on PATH: ${INSTALL}`);
   const { SandboxManager: manager } = await import('@anthropic-ai/sandbox-runtime');
   const config: SandboxRuntimeConfig = {
     // No host for everyone: each agent's list is registered with its command.
@@ -259,6 +263,7 @@ async function start(): Promise<Runtime> {
       bash,
       bwrap,
       socat,
+      cp,
       root,
       release: () => {
         for (const [signal, handler] of handlers) process.removeListener(signal, handler);
@@ -342,13 +347,13 @@ function loopbackRelays(allowed: string[]): Relay[] {
 function innerScript(
   command: string,
   args: string[],
-  { tmp, relays, socat, scratch, limits }: { tmp: string; relays: Relay[]; socat: string; scratch: string; limits: AgentLimits },
+  { tmp, relays, socat, cp, scratch, limits }: { tmp: string; relays: Relay[]; socat: string; cp: string; scratch: string; limits: AgentLimits },
 ): string {
   const lines = [
     // Hard limits (the agent cannot raise them), counted from here: the relays below are the agent's too.
     `ulimit -u ${limits.processes} && ulimit -d ${limits.memoryMiB * 1024} || exit 126`,
     // The scratch folder is a tmpfs of its size: what the server put there is copied in from the seed (./boundMounts).
-    `cp -a ${quote(path.join(scratch, SEED))}/. ${quote(scratch)}/ || exit 126`,
+    `${quote(cp)} -a ${quote(path.join(scratch, SEED))}/. ${quote(scratch)}/ || exit 126`,
     `export TMPDIR=${quote(tmp)}`,
     'export NO_PROXY=localhost,127.0.0.1,::1 no_proxy=localhost,127.0.0.1,::1',
     'export NODE_USE_ENV_PROXY="${NODE_USE_ENV_PROXY:-1}"',

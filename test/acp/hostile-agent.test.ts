@@ -9,7 +9,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AGENT_UID_BASE } from '../../src/acp/agent-uids.js';
+import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { client, type Client } from '../helpers/http.js';
+import { readOr } from '../helpers/process.js';
+import { waitFor } from '../helpers/wait.js';
 import { OPS_BIN, REPO_ROOT } from '../helpers/paths.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -91,4 +95,26 @@ describe('the demo agent as a hostile agent, in its sandbox', () => {
     expect(said[2]).toMatch(/^connect: (error |status 403)/);
     expect(forbiddenHits).toEqual([]);
   });
+
+  it('leaves nothing running after Stop, not even a process that left its group', async () => {
+    const marker = `aion-detached-${randomBytes(6).toString('hex')}`;
+    const opened = await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging', agent: 'demo-agent' });
+    const id = (opened.body as Thread).id;
+    const detached = await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: `/detach ${marker}` });
+    expect(detached.status, detached.text).toBe(200);
+    await waitFor(() => processesNaming(marker).length > 0);
+    // A turn the agent honours the cancel of: it stays, but its background process must not.
+    const slow = ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/slow 20000' });
+    await waitFor(() => server.services.turns.cancel(id));
+    const answer = await slow;
+    expect(answer.status, answer.text).toBe(200);
+    await waitFor(() => processesNaming(marker).length === 0);
+  });
 });
+
+/** Host processes whose command line names `marker`. */
+function processesNaming(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name) && readOr(`/proc/${name}/cmdline`).includes(marker))
+    .map(Number);
+}

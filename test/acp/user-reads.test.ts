@@ -76,7 +76,8 @@ describe.runIf(ROOT)('an agent of a server run as a regular user', () => {
     const opened = await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging', agent: 'hostile' });
     expect(opened.status, opened.text).toBe(200);
     const id = (opened.body as Thread).id;
-    const lines = ['/uid', ...Object.values(planted).map((file) => `/cat ${file}`), `/cat ${path.join(dataDir, 'secret.key')}`, '/cat /etc/hosts', `/cat ${OPS_BIN}`];
+    // Last, a background process of its own session: the server's stop must end it too.
+    const lines = ['/uid', ...Object.values(planted).map((file) => `/cat ${file}`), `/cat ${path.join(dataDir, 'secret.key')}`, '/cat /etc/hosts', `/cat ${OPS_BIN}`, `/detach ${name}`];
     const started = Date.now();
     const answer = await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: lines.join('\n') });
     const firstMessageMs = Date.now() - started;
@@ -87,12 +88,13 @@ describe.runIf(ROOT)('an agent of a server run as a regular user', () => {
     expect(said.slice(1, 8)).toEqual(Array.from({ length: 7 }, () => 'cat: error ENOENT'));
     expect(said.join('\n')).not.toContain(canary);
     // What it needs is there: the system's files it may read, its own installation.
+    expect(said.at(-1)).toMatch(/^detach: \d+$/);
     expect(said.slice(8).filter((line) => line.startsWith('cat: '))).toEqual([expect.stringMatching(/^cat: read /), expect.stringMatching(/^cat: read /)]);
     // The first message starts the sandboxed agent (about 4 s on the shared 2-core machine): bounded loosely.
     expect(firstMessageMs).toBeLessThan(30_000);
   });
 
-  it('leaves no process of the user once the server stopped', async () => {
+  it('leaves no process of the user once the server stopped, its agent’s detached one included', async () => {
     const pid = server?.child.pid ?? 0;
     expect(await server?.stop()).toBe(0);
     expect(descendantsOf(pid)).toEqual([]);
