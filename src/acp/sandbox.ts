@@ -6,8 +6,11 @@
 // an unguessable id that only its sandbox's proxy credentials carry.
 //
 // Inside, an agent
-// - sees the host read-only, without the denied folders (the data folder), the
-//   server's home, or its sibling scratch folders; writes only its scratch;
+// - reads only what it needs (./sandbox-reads: the system, its installation),
+//   never the denied folders (the data folder) nor its sibling scratch
+//   folders, even inside an allowed one; writes only its scratch folder (a
+//   tmpfs of its size, seeded from the server's copy) and its own /tmp;
+// - runs within its limits (./agent-limits);
 // - has its own pid namespace (the server's processes and /proc/<pid>/environ
 //   unseen), no new privileges, and, where the server runs as root, runs as
 //   a uid of its own (./agent-uids; bubblewrap's own user namespace would map
