@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_AGENT_LIMITS, type AgentLimits } from './acp/agent-limits.js';
 import { DEFAULT_AGENT_UID_BASE } from './acp/agent-uids.js';
 import { PACKAGE_ROOT } from './package-root.js';
 import { isJsonObject } from './validation/json-object.js';
@@ -49,6 +50,8 @@ export interface Config {
   agentUnsandboxedAsRoot: boolean;
   /** Under a root server each agent process runs as a uid of its own from this one up (a million of them). */
   agentUidBase: number;
+  /** What one sandboxed agent may use: processes, memory, scratch and /tmp sizes. */
+  agentLimits: AgentLimits;
   /** A turn whose server has not renewed its lease for this long was interrupted: any server may take the thread. */
   turnLeaseMs: number;
   /** This server's name among those sharing the store (default `host:port`); a server started again under it releases what it held. */
@@ -132,6 +135,10 @@ const DEFAULTS = {
   agentIdle: '10m',
   agentMax: '8',
   agentUidBase: String(DEFAULT_AGENT_UID_BASE),
+  agentProcesses: String(DEFAULT_AGENT_LIMITS.processes),
+  agentMemory: String(DEFAULT_AGENT_LIMITS.memoryMiB),
+  agentScratch: String(DEFAULT_AGENT_LIMITS.scratchMiB),
+  agentTmp: String(DEFAULT_AGENT_LIMITS.tmpMiB),
   agentTurnTimeout: '5m',
   agentPerOperator: '2',
   agentAnswerMax: '1048576',
@@ -164,6 +171,10 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
   ['AION_LOG_FORMAT', 'json (one object a line) or pretty (human lines; requests at debug) (default: pretty on a terminal, json elsewhere)'],
   ['AION_AGENTS', 'ACP agents as JSON: {"NAME": {"command", "args", "env", "pass_env", "allow_hosts", "sandbox"}} (also --agent NAME=COMMAND)'],
   ['AION_AGENT_IDLE', `an agent process idle this long is stopped (default: ${DEFAULTS.agentIdle})`],
+  ['AION_AGENT_PROCESSES', `processes and threads one sandboxed agent may run at once (default: ${DEFAULTS.agentProcesses})`],
+  ['AION_AGENT_MEMORY_MB', `memory one process of a sandboxed agent may allocate, MiB (default: ${DEFAULTS.agentMemory})`],
+  ['AION_AGENT_SCRATCH_MB', `a sandboxed agent's scratch folder (its HOME), MiB (default: ${DEFAULTS.agentScratch})`],
+  ['AION_AGENT_TMP_MB', `a sandboxed agent's /tmp and /dev/shm, MiB each (default: ${DEFAULTS.agentTmp})`],
   ['AION_AGENT_UID_BASE', `under a root server each agent runs as its own uid, from this one up (default: ${DEFAULTS.agentUidBase})`],
   ['AION_AGENT_MAX', `at most this many agents answering at once across the servers sharing the store (default: ${DEFAULTS.agentMax})`],
   ['AION_AGENT_PER_OPERATOR', `at most this many agents answering at once for one operator (default: ${DEFAULTS.agentPerOperator})`],
@@ -225,6 +236,12 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
     agentPath: env.PATH ?? '',
     agentUnsandboxedAsRoot: parseSwitch('AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT', env.AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT),
     agentUidBase: parsePositiveInt('AION_AGENT_UID_BASE', env.AION_AGENT_UID_BASE ?? DEFAULTS.agentUidBase),
+    agentLimits: {
+      processes: parsePositiveInt('AION_AGENT_PROCESSES', env.AION_AGENT_PROCESSES ?? DEFAULTS.agentProcesses),
+      memoryMiB: parsePositiveInt('AION_AGENT_MEMORY_MB', env.AION_AGENT_MEMORY_MB ?? DEFAULTS.agentMemory),
+      scratchMiB: parsePositiveInt('AION_AGENT_SCRATCH_MB', env.AION_AGENT_SCRATCH_MB ?? DEFAULTS.agentScratch),
+      tmpMiB: parsePositiveInt('AION_AGENT_TMP_MB', env.AION_AGENT_TMP_MB ?? DEFAULTS.agentTmp),
+    },
     turnLeaseMs: parseDuration('AION_TURN_LEASE', env.AION_TURN_LEASE ?? DEFAULTS.turnLease),
     serverName: nonEmpty(env.AION_SERVER_NAME) ?? defaultServerName(port),
     changeRequestTtlMs: parseDuration('AION_CHANGE_REQUEST_TTL', env.AION_CHANGE_REQUEST_TTL ?? DEFAULTS.changeRequestTtl),

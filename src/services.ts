@@ -75,6 +75,7 @@ export type ServiceConfig = Pick<
   | 'agentPath'
   | 'agentUnsandboxedAsRoot'
   | 'agentUidBase'
+  | 'agentLimits'
   | 'serverName'
   | 'turnLeaseMs'
   | 'changeRequestTtlMs'

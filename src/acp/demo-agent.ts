@@ -12,13 +12,16 @@
 // As a hostile agent would, acting on its own host without asking:
 //   /ask-call {toolCall json} (any permission request) · /cat PATH · /touch PATH ·
 //   /connect URL · /link TARGET PATH (PATH, `~/` for its HOME, made a symbolic link) ·
-//   /uid · /child (starts a child process, says its pid) ·
+//   /uid · /child (starts a child process, says its pid) · /detach WORD (one in a
+//   session of its own, WORD on its command line) ·
 //   /stderr N TEXT (N lines on stderr) · /forge N ID (N responses to request ID, never sent) ·
 //   /stubborn MS (ignores session/cancel) · /flood BYTES (says that much text) ·
 //   /huge BYTES (says it in one message) ·
-//   /mode ID (says it switched to mode ID).
+//   /mode ID (says it switched to mode ID) · /fork N (starts N sleeping processes, then
+//   ends them) · /alloc MIB (holds that much memory, then lets go) · /fill PATH MIB (writes
+//   that much there, then removes it): each says how far it got and why it stopped.
 // `\n` in TEXT and ID is a line break. Those that act on its host (/cat,
-// /touch, /connect, /link) it refuses unless the server says it runs in its
+// /touch, /connect, /link, /fork, /alloc, /fill) it refuses unless the server says it runs in its
 // sandbox (AION_SANDBOXED=1): without one it acts as the server's own user.
 // With DEMO_AGENT_RECORD set it appends the client's capabilities, the MCP
 // servers each session is given and every prompt it receives to that file; with DEMO_AGENT_AUTH=VARIABLE it requires
@@ -55,7 +58,7 @@ const TRANSCRIPT_OPENING = 'Earlier in this conversation:';
 const OPERATOR_LINE = 'operator: ';
 
 /** The commands that act on its host, refused outside the sandbox. */
-const ON_THE_HOST = new Set(['/cat', '/touch', '/connect', '/link']);
+const ON_THE_HOST = new Set(['/cat', '/touch', '/connect', '/link', '/fork', '/alloc', '/fill']);
 
 const sessions = new Map<string, DemoSession>();
 let nextSession = 1;
@@ -274,6 +277,60 @@ async function answer(
       case '/child': {
         const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { stdio: 'ignore' });
         await say(`child: ${child.pid ?? -1}`);
+        break;
+      }
+      case '/detach': {
+        // A background process of its own session, out of the agent's process group: what a hostile agent leaves behind.
+        const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', rest], { stdio: 'ignore', detached: true });
+        child.unref();
+        await say(`detach: ${child.pid ?? -1}`);
+        break;
+      }
+      case '/fork': {
+        const children = [];
+        let why = 'done';
+        while (children.length < (Number(rest) || 0)) {
+          const child = spawn('sleep', ['60'], { stdio: 'ignore' });
+          const failed = await new Promise<string | null>((resolve) => {
+            child.once('spawn', () => resolve(null));
+            child.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+          });
+          if (failed) {
+            why = failed;
+            break;
+          }
+          children.push(child);
+        }
+        for (const child of children) child.kill('SIGKILL');
+        await say(`fork: ${children.length} of ${rest} (${why})`);
+        break;
+      }
+      case '/alloc': {
+        const held: Buffer[] = [];
+        let why = 'done';
+        try {
+          while (held.length * 16 < (Number(rest) || 0)) held.push(Buffer.alloc(16 * 1024 * 1024, 1));
+        } catch (e) {
+          why = (e as Error).name;
+        }
+        await say(`alloc: ${held.length * 16} of ${rest} MiB (${why})`);
+        held.length = 0;
+        break;
+      }
+      case '/fill': {
+        const [where = '', size = '0'] = restWords;
+        const file = path.resolve(session.cwd, where);
+        const mib = Buffer.alloc(1024 * 1024, 1);
+        let written = 0;
+        let why = 'done';
+        try {
+          await writeFile(file, '');
+          for (; written < Number(size); written++) await appendFile(file, mib);
+        } catch (e) {
+          why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+        }
+        await rm(file, { force: true });
+        await say(`fill: ${written} of ${size} MiB (${why})`);
         break;
       }
       case '/stubborn':

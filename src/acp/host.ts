@@ -152,6 +152,7 @@ export class AgentHost implements SessionOwner {
         path: this.deps.config.agentPath,
         unsandboxedAsRoot: this.deps.config.agentUnsandboxedAsRoot,
         uidBase: this.deps.config.agentUidBase,
+        limits: this.deps.config.agentLimits,
       });
       // The ACP SDK loads with the first agent, not at start: a server without agents never pays for it.
       const { openSession } = await import('./session.js');

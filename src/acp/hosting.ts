@@ -31,6 +31,7 @@ export interface AgentHostDeps {
     | 'agentPath'
     | 'agentUnsandboxedAsRoot'
     | 'agentUidBase'
+    | 'agentLimits'
     | 'contextTokens'
     | 'dataDir'
     | 'serverName'

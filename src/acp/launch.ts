@@ -8,6 +8,7 @@
 // code) runs without — and, where the server is root, only when the admin
 // allows agents to run as root (AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT).
 import type { AgentConfig } from '../config.js';
+import type { AgentLimits } from './agent-limits.js';
 import type { AgentFolders, AgentLaunch } from './agent-process.js';
 import { AgentStartError } from './start-error.js';
 import { messageOf } from '../errors.js';
@@ -77,7 +78,7 @@ export async function sandboxSentence(agent: AgentConfig, unsandboxedAsRoot: boo
 export async function launchOf(
   agent: AgentConfig,
   folders: AgentFolders & { root: string },
-  server: { dataDir: string; serverUrl: string; path: string; unsandboxedAsRoot: boolean; uidBase: number },
+  server: { dataDir: string; serverUrl: string; path: string; unsandboxedAsRoot: boolean; uidBase: number; limits: AgentLimits },
 ): Promise<LaunchPlan> {
   const { refused, sandboxed } = await sandboxSentence(agent, server.unsandboxedAsRoot);
   if (refused !== null) throw new AgentStartError(refused);
@@ -93,6 +94,7 @@ export async function launchOf(
     allowHosts: agent.allowHosts,
     aionUrl: server.serverUrl,
     uidBase: server.uidBase,
+    limits: server.limits,
   });
   return {
     launch: { command: command.command, args: command.args, env: command.env, cwd: folders.work, uid: command.uid, gid: command.gid },

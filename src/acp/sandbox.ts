@@ -6,8 +6,11 @@
 // an unguessable id that only its sandbox's proxy credentials carry.
 //
 // Inside, an agent
-// - sees the host read-only, without the denied folders (the data folder), the
-//   server's home, or its sibling scratch folders; writes only its scratch;
+// - reads only what it needs (./sandbox-reads: the system, its installation),
+//   never the denied folders (the data folder) nor its sibling scratch
+//   folders, even inside an allowed one; writes only its scratch folder (a
+//   tmpfs of its size, seeded from the server's copy) and its own /tmp;
+// - runs within its limits (./agent-limits);
 // - has its own pid namespace (the server's processes and /proc/<pid>/environ
 //   unseen), no new privileges, and, where the server runs as root, runs as
 //   a uid of its own (./agent-uids; bubblewrap's own user namespace would map
@@ -27,8 +30,11 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FilesystemPathEntry, SandboxManager, SandboxRuntimeConfig } from '@anthropic-ai/sandbox-runtime';
 import { messageOf } from '../errors.js';
+import { DEFAULT_AGENT_LIMITS, type AgentLimits } from './agent-limits.js';
 import { DEFAULT_AGENT_UID_BASE, releaseAgentUid, takeAgentUid } from './agent-uids.js';
 import { boundToParent } from './parent-death.js';
+import { carvedOut, isAtOrUnder, onPath, readablePaths } from './sandbox-reads.js';
+import { OPS_MAIN } from '../config.js';
 
 export interface SandboxSpec {
   /** The agent's own folder, outside the data folder: HOME and cwd are inside; the only writable place. Its parent is hidden from the agent (it holds the other agents' folders). */
@@ -41,6 +47,8 @@ export interface SandboxSpec {
   aionUrl: string;
   /** Where the uids of a root server's agents start (AION_AGENT_UID_BASE). */
   uidBase: number;
+  /** What the agent may use (./agent-limits). */
+  limits: AgentLimits;
 }
 
 export interface SandboxedCommand {
@@ -67,6 +75,8 @@ interface Runtime {
   bash: string;
   bwrap: string;
   socat: string;
+  /** Copies the server's scratch folder into the sandbox's (found on the server's PATH: the agent's may lack it). */
+  cp: string;
   /** Whether the server runs as root: then each agent runs as a uid of its own, else as the server's user. */
   root: boolean;
   /** Removes the signal handlers this start added. */
@@ -105,7 +115,7 @@ async function wrap(runtime: Runtime, command: string, args: string[], env: Reco
 }
 
 async function wrapAs(
-  { manager, bash, bwrap, socat }: Runtime,
+  { manager, bash, bwrap, socat, cp }: Runtime,
   user: { uid: number; gid: number } | null,
   command: string,
   args: string[],
@@ -133,7 +143,7 @@ async function wrapAs(
   if (!env.TMPDIR) await mkdir(tmp, { recursive: true, mode: 0o700 });
   if (user) {
     await reachable(scratch, user, `the scratch folder ${scratch}`);
-    const found = await resolveCommand(command, env.PATH ?? '');
+    const found = await onPath(command, env.PATH ?? '');
     if (found) await reachable(found, user, `the agent's command ${found}`);
     // The agent writes its own folder as the uid it runs as.
     await chownTree(scratch, user);
@@ -142,8 +152,15 @@ async function wrapAs(
   // Hidden too: the scratch's siblings (other agents' folders: same uid), and
   // the server's home folders the library would otherwise keep writable.
   const hidden = [...denyRead, path.dirname(scratch), ...(await existing(convenienceDirs()))];
+  // Reads by allow-list: the root denied, what an agent needs allowed back; the
+  // hidden folders stay denied inside an allowed one (a data folder in a checkout).
+  // The proxy's sockets are bound in before the read rules' tmpfs over their folder: bound back.
+  const sockets = [manager.getLinuxHttpSocketPath(), manager.getLinuxSocksSocketPath()].filter((socket) => socket !== undefined);
+  const readable = [...(await carvedOut(await readablePaths(command, args, env.PATH ?? '', [process.execPath, OPS_MAIN]), hidden)), ...sockets];
   const filesystem = {
-    denyRead: literal(user ? await Promise.all(hidden.map((entry) => firstUnreachable(entry, user))) : hidden),
+    denyRead: literal(['/', ...(user ? await Promise.all(hidden.map((entry) => firstUnreachable(entry, user))) : hidden)]),
+    // bwrap runs as the agent's uid: what it cannot reach it cannot mount (and could not read).
+    allowRead: literal(user ? await reachableOnly(readable, user) : readable),
     allowWrite: literal([scratch]),
     // Kept writable by the library whatever the rules; shared by every sandbox.
     denyWrite: literal(await existing(['/tmp/claude'])),
@@ -153,7 +170,7 @@ async function wrapAs(
   manager.registerCommandNetworkLists(commandId, { allowedDomains: allowed });
   let wrapped: string;
   try {
-    wrapped = await manager.wrapWithSandbox(innerScript(command, args, { tmp, relays, socat }), bash, { filesystem }, undefined, { commandId });
+    wrapped = await manager.wrapWithSandbox(innerScript(command, args, { tmp, relays, socat, cp, scratch, limits: spec.limits }), bash, { filesystem }, undefined, { commandId });
   } catch (error) {
     manager.unregisterCommandNetworkLists(commandId);
     throw error;
@@ -163,7 +180,7 @@ async function wrapAs(
     command: bash,
     // The command line (bwrap's arguments hold this sandbox's proxy credentials) in the environment, which only its uid reads.
     args: ['-c', `eval "$${LAUNCHER_VARIABLE}"`],
-    env: { ...env, [LAUNCHER_VARIABLE]: launcher(wrapped, bwrap) },
+    env: { ...env, [LAUNCHER_VARIABLE]: launcher(wrapped, bwrap, await boundMounts(scratch, spec.limits)) },
     ...(user ?? {}),
     dispose: async () => {
       if (disposed) return;
@@ -189,9 +206,11 @@ function started(): Promise<Runtime> {
 
 async function start(): Promise<Runtime> {
   if (process.platform !== 'linux') throw new SandboxUnavailable(`the agent sandbox needs Linux with bubblewrap; this is ${process.platform}`);
-  const [bwrap, socat, rg, bash] = await Promise.all(['bwrap', 'socat', 'rg', 'bash'].map(which));
-  const missing = [bwrap ? null : 'bubblewrap', socat ? null : 'socat', rg ? null : 'ripgrep', bash ? null : 'bash'].filter((name) => name !== null);
-  if (!bwrap || !socat || !rg || !bash) throw new SandboxUnavailable(`${missing.join(', ')} not found on PATH: ${INSTALL}`);
+  const [bwrap, socat, rg, bash, cp] = await Promise.all(['bwrap', 'socat', 'rg', 'bash', 'cp'].map(which));
+  const missing = [bwrap ? null : 'bubblewrap', socat ? null : 'socat', rg ? null : 'ripgrep', bash ? null : 'bash', cp ? null : 'cp (coreutils)'].filter(
+    (name) => name !== null,
+  );
+  if (!bwrap || !socat || !rg || !bash || !cp) throw new SandboxUnavailable(`${missing.join(', ')} not found on PATH: ${INSTALL}`);
   const { SandboxManager: manager } = await import('@anthropic-ai/sandbox-runtime');
   const config: SandboxRuntimeConfig = {
     // No host for everyone: each agent's list is registered with its command.
@@ -247,6 +266,7 @@ async function start(): Promise<Runtime> {
       bash,
       bwrap,
       socat,
+      cp,
       root,
       release: () => {
         for (const [signal, handler] of handlers) process.removeListener(signal, handler);
@@ -269,7 +289,7 @@ async function probe(ready: Runtime): Promise<void> {
     await mkdir(scratch, { mode: 0o700 });
     // mkdtemp makes it 0700: the agent's uid only passes through.
     if (ready.root) await chmod(parent, 0o711);
-    const spec = { scratch, denyRead: [], allowHosts: [], aionUrl: 'http://127.0.0.1:65535', uidBase: DEFAULT_AGENT_UID_BASE };
+    const spec = { scratch, denyRead: [], allowHosts: [], aionUrl: 'http://127.0.0.1:65535', uidBase: DEFAULT_AGENT_UID_BASE, limits: DEFAULT_AGENT_LIMITS };
     const sandbox = await wrap(ready, 'true', [], { PATH: '/usr/bin:/bin', HOME: scratch }, spec);
     try {
       const child = spawn(sandbox.command, sandbox.args, { cwd: scratch, env: sandbox.env, uid: sandbox.uid, gid: sandbox.gid, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -327,8 +347,16 @@ function loopbackRelays(allowed: string[]): Relay[] {
  * per loopback target, through the proxy with this sandbox's credentials,
  * waited for until it listens (bash builtins only: nothing slower).
  */
-function innerScript(command: string, args: string[], { tmp, relays, socat }: { tmp: string; relays: Relay[]; socat: string }): string {
+function innerScript(
+  command: string,
+  args: string[],
+  { tmp, relays, socat, cp, scratch, limits }: { tmp: string; relays: Relay[]; socat: string; cp: string; scratch: string; limits: AgentLimits },
+): string {
   const lines = [
+    // Hard limits (the agent cannot raise them), counted from here: the relays below are the agent's too.
+    `ulimit -u ${limits.processes} && ulimit -d ${limits.memoryMiB * 1024} || exit 126`,
+    // The scratch folder is a tmpfs of its size: what the server put there is copied in from the seed (./boundMounts).
+    `${quote(cp)} -a ${quote(path.join(scratch, SEED))}/. ${quote(scratch)}/ || exit 126`,
     `export TMPDIR=${quote(tmp)}`,
     'export NO_PROXY=localhost,127.0.0.1,::1 no_proxy=localhost,127.0.0.1,::1',
     'export NODE_USE_ENV_PROXY="${NODE_USE_ENV_PROXY:-1}"',
@@ -376,6 +404,36 @@ function innerScript(command: string, args: string[], { tmp, relays, socat }: { 
 
 /** The variable the spawned bash finds the sandbox's command line in. */
 const LAUNCHER_VARIABLE = 'AION_SANDBOX_COMMAND';
+/** Where, inside the scratch tmpfs, the server's scratch folder is bound read-only to be copied from. */
+const SEED = '.seed';
+/** The size of every tmpfs the read rules mount over a hidden folder: read-only once mounted, it holds only mount points. */
+const HIDDEN_TMPFS_BYTES = 1024 * 1024;
+const MIB = 1024 * 1024;
+
+interface BoundMounts {
+  /** The size of the sandbox's own /tmp (a tmpfs the read rules mount; writable). */
+  tmpBytes: number;
+  /** bwrap options after the library's: the sized scratch and /dev/shm. */
+  after: string[];
+}
+
+/**
+ * The scratch folder as a tmpfs of its limit (its folders made, so bwrap can
+ * enter the working one, and the server's copy bound read-only to be copied
+ * in: nothing the agent writes lands on the host's disk), /dev/shm sized.
+ */
+async function boundMounts(scratch: string, limits: AgentLimits): Promise<BoundMounts> {
+  const folders = (await readdir(scratch, { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  return {
+    tmpBytes: limits.tmpMiB * MIB,
+    after: [
+      ...['--size', String(limits.scratchMiB * MIB), '--tmpfs', scratch],
+      ...folders.flatMap((folder) => ['--dir', path.join(scratch, folder)]),
+      ...['--ro-bind', scratch, path.join(scratch, SEED)],
+      ...['--size', String(limits.tmpMiB * MIB), '--tmpfs', '/dev/shm'],
+    ],
+  };
+}
 
 /**
  * The script that execs bwrap with its options read from a pipe (`--args`),
@@ -383,14 +441,21 @@ const LAUNCHER_VARIABLE = 'AION_SANDBOX_COMMAND';
  * (--die-with-parent) ends the whole namespace. A profile too long for a
  * command line the library already passes through a file of its own: run as given.
  */
-function launcher(wrapped: string, bwrap: string): string {
+function launcher(wrapped: string, bwrap: string, { tmpBytes, after }: BoundMounts): string {
   return [
     `unset ${LAUNCHER_VARIABLE}`,
     `set -- ${wrapped}`,
     // Its options through the pipe; the command (`-- bash -c …`, nothing secret) where bwrap wants it.
     `if [ "$1" = ${quote(bwrap)} ]; then`,
-    '  shift; _aion_options=()',
-    '  while [ $# -gt 0 ] && [ "$1" != -- ]; do _aion_options+=("$1"); shift; done',
+    '  shift; _aion_options=(); _aion_readonly=()',
+    '  while [ $# -gt 0 ] && [ "$1" != -- ]; do',
+    // Each tmpfs the read rules mount over a hidden folder is sized, and read-only once the mounts inside it are made; /tmp is the sandbox's own.
+    '    if [ "$1" = --tmpfs ]; then',
+    `      if [ "$2" = /tmp ]; then _aion_options+=(--size ${tmpBytes}); else _aion_options+=(--size ${HIDDEN_TMPFS_BYTES}); _aion_readonly+=(--remount-ro "$2"); fi`,
+    '    fi',
+    '    _aion_options+=("$1"); shift',
+    '  done',
+    `  _aion_options+=(${after.map(quote).join(' ')} "\${_aion_readonly[@]}")`,
     `  exec ${quote(bwrap)} --args 3 "$@" 3< <(printf '%s\\0' "\${_aion_options[@]}")`,
     'fi',
     'exec "$@"',
@@ -406,10 +471,6 @@ function literal(paths: string[]): FilesystemPathEntry[] {
   return [...new Set(paths)].map((entry) => ({ path: entry, literal: true as const }));
 }
 
-function isAtOrUnder(candidate: string, folder: string): boolean {
-  const relative = path.relative(folder, candidate);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
 
 /** The server's home folders the library keeps writable unless they are read-denied. */
 function convenienceDirs(): string[] {
@@ -442,6 +503,11 @@ async function firstUnreachable(entry: string, user: { uid: number; gid: number 
   return entry;
 }
 
+async function reachableOnly(paths: string[], user: { uid: number; gid: number }): Promise<string[]> {
+  const reached = await Promise.all(paths.map(async (entry) => ((await firstUnreachable(entry, user)) === entry ? entry : null)));
+  return reached.filter((entry) => entry !== null);
+}
+
 /** Throws the sentence when `target` lies below a folder the agent's uid cannot enter. */
 async function reachable(target: string, user: { uid: number; gid: number }, what: string): Promise<void> {
   const blocked = await firstUnreachable(target, user);
@@ -464,16 +530,6 @@ async function chownTree(folder: string, { uid, gid }: { uid: number; gid: numbe
 async function which(name: string): Promise<string | null> {
   for (const folder of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
     const candidate = path.join(folder, name);
-    if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
-  }
-  return null;
-}
-
-/** The file `command` names on `PATH` (as spawn would find it), or null. */
-async function resolveCommand(command: string, searchPath: string): Promise<string | null> {
-  if (command.includes('/')) return path.resolve(command);
-  for (const folder of searchPath.split(path.delimiter).filter(Boolean)) {
-    const candidate = path.join(folder, command);
     if (await access(candidate, constants.X_OK).then(() => true, () => false)) return candidate;
   }
   return null;

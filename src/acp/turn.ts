@@ -2,8 +2,8 @@
 // values stay `[secret:N]`) goes to the agent's session with a link to the
 // shared document; its updates become the answer, stored with the proposals
 // its writes made, and streamed as they come. Stop works from the turn's first
-// moment: a start is aborted, a prompt cancelled, and an agent that ignores
-// the cancel is stopped; the turn timeout does the same. An agent that fails
+// moment: a start is aborted, a prompt cancelled, and the agent stopped once
+// it answered the cancel (at once when it ignores it); the turn timeout does the same. An agent that fails
 // or dies fails the turn with 503.
 import { asc, eq } from 'drizzle-orm';
 import type * as acp from '@agentclientprotocol/sdk';
@@ -48,6 +48,9 @@ export async function runAgentTurn(host: AgentHost, running: RunningTurn, operat
     }
     if (session && !turn.cancelled) stopReason = await prompt(host, session, thread, turn, text);
     await storeAnswer(deps, thread, { text: turn.answer.text(), blocks: turn.answer.blocks(), stopReason }, running.proposals, running);
+    // Stop ends the agent, and with its sandbox whatever it started, even what left its process group
+    // (nothing tells a tool's leftover from what the session needs); the next message starts it again.
+    if (turn.cancelled && session) await host.stop(thread.id);
   } finally {
     clearTimeout(timeout);
     clearTimeout(stopping);

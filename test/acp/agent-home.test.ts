@@ -11,6 +11,7 @@ import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile
 import os from 'node:os';
 import path from 'node:path';
 import { sandboxed, stopSandboxes } from '../../src/acp/sandbox.js';
+import { DEFAULT_AGENT_LIMITS } from '../../src/acp/agent-limits.js';
 import { DEFAULT_AGENT_UID_BASE } from '../../src/acp/agent-uids.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
@@ -97,7 +98,7 @@ describe.runIf(process.geteuid?.() === 0)('a root server giving an agent its fol
       const target = path.join(parent, 'root-owned');
       await writeFile(target, 'root’s\n');
       await symlink(target, path.join(scratch, 'planted'));
-      const command = await sandboxed('true', [], { PATH: '/usr/bin:/bin', HOME: scratch }, { scratch, denyRead: [], allowHosts: [], aionUrl: 'http://127.0.0.1:65535', uidBase: DEFAULT_AGENT_UID_BASE });
+      const command = await sandboxed('true', [], { PATH: '/usr/bin:/bin', HOME: scratch }, { scratch, denyRead: [], allowHosts: [], aionUrl: 'http://127.0.0.1:65535', uidBase: DEFAULT_AGENT_UID_BASE, limits: DEFAULT_AGENT_LIMITS });
       await command.dispose();
       expect((await lstat(target)).uid).toBe(0);
       expect((await lstat(path.join(scratch, 'planted'))).uid).toBe(command.uid);

@@ -13,9 +13,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DEFAULT_AGENT_UID_BASE } from '../../src/acp/agent-uids.js';
+import { randomBytes } from 'node:crypto';
 import { client, type Client } from '../helpers/http.js';
+import { waitFor } from '../helpers/wait.js';
 import { OPS_BIN, REPO_ROOT } from '../helpers/paths.js';
-import { spawnServer, type ServerProcess } from '../helpers/process.js';
+import { readOr, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 interface Thread {
@@ -100,11 +102,14 @@ describe('the demo agent as a hostile agent, in its sandbox', () => {
   });
 
   it('writes only its scratch folder', async () => {
-    // The server's own files, and the system's.
+    // The server's own files, the system's, and /tmp.
     const outside = [path.join(REPO_ROOT, `planted-${Date.now()}`), path.join(OPS_BIN), `/tmp/aion-planted-${Date.now()}`];
     const said = await run([...outside.map((file) => `/touch ${file}`), `/touch ${path.join(server.dataDir, 'planted')}`, '/touch planted-in-scratch']);
-    expect(said.slice(0, 3)).toEqual(outside.map(() => expect.stringMatching(/^touch: error E(ROFS|ACCES|PERM)/)));
-    // The data folder is hidden behind an empty folder of the sandbox's own: whatever lands there never reaches it.
+    expect(said.slice(0, 2)).toEqual([expect.stringMatching(/^touch: error E(ROFS|ACCES|PERM)/), expect.stringMatching(/^touch: error E(ROFS|ACCES|PERM)/)]);
+    // /tmp is the sandbox's own tmpfs: the write lands there, never in the host's.
+    expect(said[2]).toBe('touch: wrote');
+    // The data folder is not there, or hidden behind an empty read-only folder of the sandbox's own.
+    expect(said[3]).toMatch(/^touch: error E(NOENT|ROFS)/);
     expect(existsSync(path.join(server.dataDir, 'planted'))).toBe(false);
     expect(said[4]).toBe('touch: wrote');
     for (const file of [outside[0] ?? '', outside[2] ?? '']) expect(existsSync(file)).toBe(false);
@@ -117,6 +122,21 @@ describe('the demo agent as a hostile agent, in its sandbox', () => {
     expect(said[1]).toMatch(/^connect: error /);
     expect(said[2]).toMatch(/^connect: (error |status 403)/);
     expect(forbiddenHits).toEqual([]);
+  });
+
+  it('leaves nothing running after Stop, not even a process that left its group', async () => {
+    const marker = `aion-detached-${randomBytes(6).toString('hex')}`;
+    const opened = await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging', agent: 'demo-agent' });
+    const id = (opened.body as Thread).id;
+    const detached = await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: `/detach ${marker}` });
+    expect(detached.status, detached.text).toBe(200);
+    await waitFor(() => processesNaming(marker).length > 0);
+    // A turn the agent honours the cancel of: it stays, but its background process must not.
+    const slow = ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/slow 20000' });
+    await waitFor(() => server.services.turns.cancel(id));
+    const answer = await slow;
+    expect(answer.status, answer.text).toBe(200);
+    await waitFor(() => processesNaming(marker).length === 0);
   });
 });
 
@@ -150,3 +170,10 @@ describe.runIf(process.getuid?.() === 0)('the demo agent of a server run by a re
     expect(scratchRootsOf(spawned.child.pid ?? 0).length).toBeGreaterThan(0);
   });
 });
+
+/** Host processes whose command line names `marker`. */
+function processesNaming(marker: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name) && readOr(`/proc/${name}/cmdline`).includes(marker))
+    .map(Number);
+}

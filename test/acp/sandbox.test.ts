@@ -9,6 +9,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_AGENT_LIMITS } from '../../src/acp/agent-limits.js';
 import { DEFAULT_AGENT_UID_BASE } from '../../src/acp/agent-uids.js';
 import { sandboxed, sandboxProblem, type SandboxedCommand, type SandboxSpec } from '../../src/acp/sandbox.js';
 
@@ -79,6 +80,31 @@ console.log('ready');
 setInterval(() => {}, 1000);
 `;
 
+// Tries each limit in turn, as a hostile agent would, and reports how far it got; argv: its scratch HOME.
+const GREEDY = `
+import { spawn } from 'node:child_process';
+import { writeFileSync, appendFileSync } from 'node:fs';
+const mib = Buffer.alloc(1024 * 1024, 1);
+const fill = (file) => { let written = 0; try { writeFileSync(file, ''); for (; written < 1024; written++) appendFileSync(file, mib); return { written }; } catch (e) { return { written, error: e.code }; } };
+const children = [];
+let forkError;
+for (let i = 0; i < 1000; i++) {
+  const child = spawn('sleep', ['30'], { stdio: 'ignore' });
+  const failed = await new Promise((resolve) => { child.once('spawn', () => resolve(null)); child.once('error', (e) => resolve(e.code)); });
+  if (failed) { forkError = failed; break; }
+  children.push(child);
+}
+const processes = children.length;
+for (const child of children) child.kill('SIGKILL');
+const held = [];
+let allocated = 0;
+let allocError;
+try { for (; allocated < 4096; allocated += 64) held.push(Buffer.alloc(64 * 1024 * 1024, 1)); } catch (e) { allocError = e.name; }
+held.length = 0;
+const report = { processes, forkError, allocated, allocError, scratch: fill(process.argv[2] + '/fill'), tmp: fill('/tmp/fill'), shm: fill('/dev/shm/fill') };
+console.log(JSON.stringify(report));
+`;
+
 let root: string;
 let data: string;
 let scratch: string;
@@ -86,6 +112,7 @@ let home: string;
 let work: string;
 let hostile: string;
 let escaper: string;
+let greedy: string;
 const servers: http.Server[] = [];
 let allowedPort: number;
 let aionPort: number;
@@ -100,7 +127,7 @@ async function listen(answer: string): Promise<number> {
 }
 
 function spec(overrides: Partial<SandboxSpec> = {}): SandboxSpec {
-  return { scratch, denyRead: [data], allowHosts: [`127.0.0.1:${allowedPort}`], aionUrl: `http://127.0.0.1:${aionPort}`, uidBase: DEFAULT_AGENT_UID_BASE, ...overrides };
+  return { scratch, denyRead: [data], allowHosts: [`127.0.0.1:${allowedPort}`], aionUrl: `http://127.0.0.1:${aionPort}`, uidBase: DEFAULT_AGENT_UID_BASE, limits: DEFAULT_AGENT_LIMITS, ...overrides };
 }
 
 /** Spawned as the host spawns an agent: its own process group, piped stdio. */
@@ -158,6 +185,8 @@ beforeAll(async () => {
   await mkdir(work, { mode: 0o700 });
   hostile = path.join(root, 'hostile.mjs');
   escaper = path.join(root, 'escaper.mjs');
+  greedy = path.join(root, 'greedy.mjs');
+  await writeFile(greedy, GREEDY, { mode: 0o644 });
   await writeFile(hostile, HOSTILE, { mode: 0o644 });
   await writeFile(escaper, ESCAPER, { mode: 0o644 });
   [allowedPort, aionPort, forbiddenPort] = await Promise.all([listen('allowed'), listen('aion'), listen('forbidden')]);
@@ -193,12 +222,15 @@ describe('the agent sandbox', () => {
       expect(report.readEnviron.ok).toBe(false);
       expect(report.canarySeen).toBe(false);
 
-      expect(report.writeOutside.ok).toBe(false);
+      // /tmp is the sandbox's own: a write there lands nowhere on the host.
+      expect(report.writeOutside).toEqual({ ok: true });
       expect(existsSync(outside)).toBe(false);
-      // Inside, a denied folder is an empty private tmpfs: a write there lands nowhere on the host.
+      // A hidden folder is not there, or (inside an allowed one) an empty read-only tmpfs.
+      expect(report.writeData).toMatchObject({ ok: false, error: expect.stringMatching(/^(ENOENT|EROFS)$/) });
       expect(existsSync(path.join(data, 'planted'))).toBe(false);
+      // The scratch folder too is a tmpfs of the sandbox's (of its size): the host's disk gets nothing.
       expect(report.writeScratch).toEqual({ ok: true, value: 'mine' });
-      expect(readFileSync(path.join(home, 'mine'), 'utf8')).toBe('mine');
+      expect(existsSync(path.join(home, 'mine'))).toBe(false);
 
       expect(report.allowed).toEqual({ ok: true, value: 'allowed' });
       expect(report.aion).toEqual({ ok: true, value: 'aion' });
@@ -246,6 +278,31 @@ describe('the agent sandbox', () => {
       process.kill(-(child.pid ?? 0), 'SIGTERM');
       await exited;
       expect(await until(() => processesNaming(marker).length === 0, 3000)).toBe(true);
+    } finally {
+      await command.dispose();
+    }
+  });
+
+  it('bounds its processes, memory, scratch folder, /tmp and /dev/shm', async () => {
+    const limits = { processes: 64, memoryMiB: 512, scratchMiB: 8, tmpMiB: 4 };
+    const command = await sandboxed(process.execPath, [greedy, home], { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home }, spec({ limits }));
+    try {
+      const started = Date.now();
+      const { stdout, stderr, code } = await output(start(command));
+      expect(code, stderr).toBe(0);
+      const report = JSON.parse(stdout) as Record<string, unknown>;
+      // Node's own threads and the sandbox's relay count too.
+      expect(report.forkError).toBe('EAGAIN');
+      expect(report.processes).toBeLessThan(limits.processes);
+      expect(report.allocError).toBe('RangeError');
+      expect(report.allocated).toBeLessThan(limits.memoryMiB);
+      expect(report.scratch).toEqual({ written: expect.any(Number), error: 'ENOSPC' });
+      expect((report.scratch as { written: number }).written).toBeLessThanOrEqual(limits.scratchMiB);
+      expect(report.tmp).toEqual({ written: expect.any(Number), error: 'ENOSPC' });
+      expect((report.tmp as { written: number }).written).toBeLessThanOrEqual(limits.tmpMiB);
+      expect(report.shm).toEqual({ written: expect.any(Number), error: 'ENOSPC' });
+      expect((report.shm as { written: number }).written).toBeLessThanOrEqual(limits.tmpMiB);
+      expect(Date.now() - started).toBeLessThan(20_000);
     } finally {
       await command.dispose();
     }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AGENT_UID_BASE } from '../../../src/acp/agent-uids.js';
 import { client, type Client } from '../../helpers/http.js';
+import { descendantsOf } from '../../helpers/process.js';
 import { startTestServer, type TestServer } from '../../helpers/server.js';
 import { claudeAgent } from './claude.js';
 import { codexAgent } from './codex.js';
@@ -155,7 +156,9 @@ describe.each(AGENTS)('$name', ({ name }) => {
     ]);
     const answer = await send(warm, 'Try your own tools.');
     expect([200, 503], answer.text).toContain(answer.status);
-    for (const file of ['shell-ran', 'shell-ran-here', 'written-by-agent.txt']) expect(existsSync(path.join(work, file)), file).toBe(false);
+    // The scratch folder is a tmpfs of the sandbox's own: looked at through its processes' root (as root), else on the host.
+    const seen = (file: string) => [...descendantsOf(server.services.agents.pidOf(warm) ?? 0).map((pid) => `/proc/${pid}/root`), ''].some((root) => existsSync(`${root}${path.join(work, file)}`));
+    for (const file of ['shell-ran', 'shell-ran-here', 'written-by-agent.txt']) expect(seen(file), file).toBe(false);
     expect(canaryHits.slice(hits)).toEqual([]);
     // `deploy` as a shell command (its title the same as Aion's tool) deployed nothing and proposed nothing.
     expect(await deployments()).toBe(before);

@@ -1,0 +1,52 @@
+// A hosted agent's limits (AION_AGENT_PROCESSES, _MEMORY_MB, _SCRATCH_MB,
+// _TMP_MB), tried through the server by the demo agent in its sandbox as a
+// hostile agent would: it forks, allocates and fills its scratch folder,
+// /tmp and /dev/shm far past them. Each stops at its limit with the reason
+// the system gave, the turn ends with those sentences, and the server and the
+// thread go on.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { client, type Client } from '../helpers/http.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+interface Thread {
+  id: string;
+  messages: { role: string; text: string }[];
+}
+
+let server: TestServer;
+let ada: Client;
+
+beforeAll(async () => {
+  server = await startTestServer('pglite', {
+    demo: true,
+    env: { PATH: process.env.PATH ?? '', AION_AGENT_PROCESSES: '48', AION_AGENT_MEMORY_MB: '512', AION_AGENT_SCRATCH_MB: '8', AION_AGENT_TMP_MB: '4' },
+  });
+  ada = client(server.url, server.demoTokens.ada ?? '');
+});
+afterAll(() => server?.stop());
+
+async function say(id: string, text: string): Promise<string[]> {
+  const answer = await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text });
+  expect(answer.status, answer.text).toBe(200);
+  return ((answer.body as Thread).messages.filter((m) => m.role === 'assistant').at(-1)?.text ?? '').split('\n');
+}
+
+describe('a sandboxed agent past its limits', () => {
+  it('is stopped at each, says why, and the server and its thread go on', async () => {
+    const opened = await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging', agent: 'demo-agent' });
+    const id = (opened.body as Thread).id;
+    const said = await say(id, ['/fork 1000', '/alloc 4096', '/fill scratch-fill 1024', '/fill /tmp/fill 1024', '/fill /dev/shm/fill 1024'].join('\n'));
+    const [fork, alloc, scratch, tmp, shm] = said;
+    // Its threads and the sandbox's relay count too.
+    expect(fork).toMatch(/^fork: \d+ of 1000 \(EAGAIN\)$/);
+    expect(Number(/\d+/.exec(fork ?? '')?.[0])).toBeLessThan(48);
+    expect(alloc).toMatch(/^alloc: \d+ of 4096 MiB \(RangeError\)$/);
+    expect(Number(/\d+/.exec(alloc ?? '')?.[0])).toBeLessThan(512);
+    for (const [line, limit] of [[scratch, 8], [tmp, 4], [shm, 4]] as const) {
+      expect(line).toMatch(/^fill: \d+ of 1024 MiB \(ENOSPC\)$/);
+      expect(Number(/\d+/.exec(line ?? '')?.[0])).toBeLessThanOrEqual(limit);
+    }
+    expect((await ada.get('/healthz')).status).toBe(200);
+    expect(await say(id, '/say still here')).toEqual(['still here']);
+  });
+});
