@@ -38,7 +38,7 @@ describe.each(STORE_KINDS)('approvals (%s)', (kind) => {
   }
   const approve = (who: Client, id: string, body: object = {}) => who.post(`/api/v1/change-requests/${id}/approve`, body);
   const read = async (id: string) => (await ada.get(`/api/v1/change-requests/${id}`)).body as ChangeRequestResponse;
-  const secrets = async (where: object) => ((await mustCall(ada, 'list_secrets', where)).secrets as { name: string }[]).map((s) => s.name);
+  const secrets = async (where: Record<string, unknown>) => ((await mustCall(ada, 'list_secrets', where)).secrets as { name: string }[]).map((s) => s.name);
 
   it('N = 3 waits for two distinct approvers besides the requester; nobody approves twice', async () => {
     const three = await environment('three', { approvals_required: 3 });
