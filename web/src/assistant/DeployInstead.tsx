@@ -1,8 +1,9 @@
 // "Deploy r18 instead": a waiting deploy pinned to a revision that is no
 // longer its document's newest keeps its pin (it runs as shown); beside it,
-// the operator may choose the newest explicitly — the same confirmation as
-// the editor's Deploy, showing that revision — after which this proposal is
-// rejected, so nothing deploys the older one behind them.
+// the operator may choose the newest explicitly — as the editor's Deploy
+// does (a protected environment's confirmation, showing that revision) —
+// after which this proposal is rejected, so nothing deploys the older one
+// behind them.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ProposalResponse } from '../../../src/wire/proposal';
@@ -25,7 +26,8 @@ interface Props {
 export function DeployInstead({ proposal, newer, permission, busy, onReject }: Props) {
   const project = proposal.project ?? '';
   const path = proposal.rows.find((r) => r.k === 'path')?.v ?? '';
-  const approvals = useProject(project).data?.environments.find((e) => e.name === proposal.environment)?.approvals_required ?? 1;
+  const here = useProject(project).data?.environments.find((e) => e.name === proposal.environment);
+  const approvals = here?.approvals_required ?? 1;
   const [asking, setAsking] = useState(false);
   const queries = useQueryClient();
   const deploy = useMutation({
@@ -40,7 +42,7 @@ export function DeployInstead({ proposal, newer, permission, busy, onReject }: P
       <p className="muted small">
         {path} has r{newer} now; this proposal deploys the revision it showed.
       </p>
-      <ActionButton permission={permission} disabled={busy || deploy.isPending} aria-haspopup="dialog" onClick={() => setAsking(true)}>
+      <ActionButton permission={permission} disabled={busy || deploy.isPending} aria-haspopup="dialog" onClick={() => (here?.protected === false ? deploy.mutate(null) : setAsking(true))}>
         Deploy r{newer} instead
       </ActionButton>
       {deploy.error && (
