@@ -9,7 +9,7 @@ import type { Db } from '../store/db.js';
 import { isoTime, outer } from '../store/json-views.js';
 import { isUuid } from '../store/ids.js';
 import type { Topic } from '../store/changes.js';
-import { messages, proposals, threads, tokens } from '../store/schema.js';
+import { documents, messages, projects, proposals, threads, tokens } from '../store/schema.js';
 import type { AgentBlocks } from '../turns/events.js';
 import { threadChangeTopic } from '../turns/topics.js';
 import { runningTurnView } from '../turns/turns.js';
@@ -178,7 +178,29 @@ function messageView({ acp, tool_calls: toolCalls, ...message }: MessageView): T
 }
 
 /** A proposal's view as stored, with the id of the change request it waits on in place of that request's view. */
-export type StoredProposalView = Omit<ProposalResponse, 'change_request' | 'stale' | 'stale_reason'> & { change_request_id: string | null };
+export type StoredProposalView = Omit<ProposalResponse, 'change_request' | 'stale' | 'stale_reason' | 'newer_revision'> & {
+  change_request_id: string | null;
+  basis: DocumentBasis | null;
+};
+
+/** What a waiting write or deploy of a document was made on, and where that document stands now. */
+interface DocumentBasis {
+  path: string;
+  /** The revision a write edits (`base_revision`) or a deploy is pinned to; null when it names none. */
+  on: number | null;
+  current: number | null;
+}
+
+/**
+ * For a waiting write or deploy of a document: its path, the revision it was
+ * made on, and the document's newest revision, read as the view is (so every
+ * server and every reader sees the same, the moment the document moves).
+ */
+const documentBasis = sql`case when ${proposals.status} = 'pending' and ${proposals.tool} in ('write_document', 'deploy') then json_build_object(
+  'path', ${proposals.input}->>'path',
+  'on', case ${proposals.tool} when 'write_document' then ${proposals.input}->'base_revision' else ${proposals.input}->'revision' end,
+  'current', (select d.current_revision from ${documents} d join ${projects} pj on pj.id = d.project_id
+    where pj.slug = ${proposals.project} and d.path = ${proposals.input}->>'path')) end`;
 
 /** A proposal's view, built in SQL (`proposals` in scope). */
 const proposalViewJson = sql<StoredProposalView>`json_build_object(
@@ -187,7 +209,8 @@ const proposalViewJson = sql<StoredProposalView>`json_build_object(
   'result', coalesce(${proposals.result}, '{}'), 'rows', ${proposals.rows},
   'status', case when ${proposals.status} = 'requested' then 'accepted' else ${proposals.status} end,
   'requested', ${proposals.status} = 'requested', 'fingerprint', ${proposalFingerprint},
-  'tag', case when ${proposals.tag} = 'read' then 'read' else 'write' end, 'title', ${proposals.title}, 'tool', ${proposals.tool})`;
+  'tag', case when ${proposals.tag} = 'read' then 'read' else 'write' end, 'title', ${proposals.title}, 'tool', ${proposals.tool},
+  'basis', ${documentBasis})`;
 
 /** The thread's proposals in order, as a JSON array of their stored views: a subquery. */
 export function proposalsJson(threadId: SQL | string): SQL<StoredProposalView[]> {
@@ -207,13 +230,21 @@ function changeRequestsOf(db: Db, views: readonly StoredProposalView[]): ReturnT
 }
 
 function proposalView(
-  { change_request_id: requestId, ...view }: StoredProposalView,
+  { change_request_id: requestId, basis, ...view }: StoredProposalView,
   requests: Awaited<ReturnType<typeof proposalChangeRequests>>,
 ): ProposalResponse {
   const request = (requestId && requests.get(requestId)) || null;
   // Only a proposal that still waits on its request is stale with it; one decided since says how it ended.
-  const stale = view.requested && request?.stale ? request.stale_reason : null;
-  return { ...view, change_request: request, stale: stale !== null, stale_reason: stale };
+  const stale = view.requested && request?.stale ? request.stale_reason : view.tool === 'write_document' ? editMoved(basis) : null;
+  // A pinned deploy still runs as shown; a newer revision is offered beside it, never put in its place.
+  const newer = view.tool === 'deploy' && basis?.on != null && basis.current != null && basis.current > basis.on ? basis.current : null;
+  return { ...view, change_request: request, stale: stale !== null, stale_reason: stale, newer_revision: newer };
+}
+
+/** Why a waiting edit can no longer run as shown: its document was saved again since it was made on its revision. */
+function editMoved(basis: DocumentBasis | null): string | null {
+  if (!basis || basis.on === null || basis.current === null || basis.current === basis.on) return null;
+  return `${basis.path} was saved again since this was proposed: r${basis.current} is its newest, not the r${basis.on} this edits, so accepting it would be refused; ask for the edit again`;
 }
 
 /**

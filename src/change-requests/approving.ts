@@ -1,10 +1,13 @@
-// Approving a change request: another operator than the requester, holding
-// its permission in its environment now, approves it; it runs once, through
-// the executor as its requester (whose permission is checked again too), in
-// one transaction with the approval's audit entry and the effect's, and the
-// proposal that asked, if any, is accepted with the result. A request whose
-// target moved is stale and never runs; racing approvals, on however many
-// servers, run it once (its row is locked, its claim conditional).
+// Approving a change request: another operator than the requester (or the
+// requester, where the environment allows), holding its permission in its
+// environment now, approves it. Until the environment's count of approvals is
+// in (approvals.ts), the approval is recorded and the request waits for the
+// next. The last one runs it once, through the executor as its requester
+// (whose permission is checked again too), in one transaction with the
+// approval's audit entry and the effect's, and the proposal that asked, if
+// any, is accepted with the result. A request whose target moved is stale and
+// never runs; racing approvals, on however many servers, are ordered by its
+// locked row and run it once (its claim conditional).
 import { and, eq, sql } from 'drizzle-orm';
 import { can, PERMISSIONS } from '../access/can.js';
 import { enabledOperator, type Operator } from '../access/operators.js';
@@ -23,7 +26,8 @@ import { requestFingerprint } from './fingerprint.js';
 import { unsealedInput } from './opening.js';
 import { findRequest, secondsToDecision, type StoredRequest } from './records.js';
 import { changeRequestTopic } from './topics.js';
-import { decisionRefusal } from './views.js';
+import { approvalsNeeded, counted, dismissApprovals, hasApproved, recordApproval } from './approvals.js';
+import { decisionRefusal, factsOf, sentenceOf } from './views.js';
 import { asReviewed, movedSince } from './what-changes.js';
 
 /** The approval's audit entry is named as the tool that approves. */
@@ -47,12 +51,14 @@ export async function approveRequest(deps: ChangeRequestDeps, by: Decider, id: s
       if (seen !== undefined && seen !== requestFingerprint(stored)) {
         throw conflict('this change request is not the one you saw: what it would run or change differs from what you read; read it again');
       }
-      const refused = decisionRefusal(stored, by.operator, access, 'approve');
+      const environment = findEnvironment(access, stored.environment);
+      // Ordered with every other change to the environment until this commits: what is checked stays true, its rule too.
+      const rule = await lockEnvironment(tx, environment);
+      const now = { ...stored, approvalsRequired: rule.approvalsRequired, requesterMayApprove: rule.requesterMayApprove };
+      if (hasApproved(now, by.operator)) throw conflict(`you approved this change already; ${sentenceOf(factsOf(now))}`);
+      const refused = decisionRefusal(now, by.operator, access, 'approve');
       if (refused) throw forbidden(refused);
       const { request } = stored;
-      const environment = findEnvironment(access, stored.environment);
-      // Ordered with every other change to the environment until this commits: what is checked stays true.
-      await lockEnvironment(tx, environment);
       const requester = await requesterMayRun(deps, tx, stored);
       const input = unsealedInput(deps, request.input as Record<string, unknown>, request.sealed);
       const change = request.change as Change;
@@ -64,6 +70,14 @@ export async function approveRequest(deps: ChangeRequestDeps, by: Decider, id: s
       if (request.proposalId && !(await proposalWaits(tx, stored))) {
         unrunnable = { status: 'withdrawn', why: 'its proposal was decided, or its thread deleted, meanwhile' };
         throw conflict(`this change request was withdrawn: ${unrunnable.why}`);
+      }
+      await recordApproval(tx, id, by.operator, comment);
+      const given = counted(now).length + 1;
+      if (given < approvalsNeeded(now)) {
+        await deps.audit.write(tx, stepEntry(APPROVE, stored, by, { comment, outcome: 'partial', approvals: given, of: approvalsNeeded(now) }));
+        touch(changeRequestTopic({ project: stored.project, id, status: 'pending' }));
+        if (request.threadId) touch(threadChangeTopic(request.requesterId, { thread: request.threadId, what: 'decision' }));
+        return null;
       }
       const executor = deps.executor();
       const ran = await executor.batch(tx, touch, (batch) =>
@@ -96,7 +110,8 @@ export async function approveRequest(deps: ChangeRequestDeps, by: Decider, id: s
       if (unrunnable) await recordUnrunnable(deps, id, by, unrunnable);
       throw error;
     });
-  deps.metrics.changeRequest(outcome, seconds);
+  // A partial approval decides nothing yet.
+  if (seconds !== null) deps.metrics.changeRequest(outcome, seconds);
 }
 
 /** The requester as the change runs: enabled, a member, and holding its permission there now; else Forbidden with why. */
@@ -163,6 +178,7 @@ async function recordUnrunnable(deps: ChangeRequestDeps, id: string, by: Decider
       .returning({ id: changeRequests.id });
     const stored = changed.length > 0 ? await findRequest(tx, id) : null;
     if (!stored) return false;
+    await dismissApprovals(tx, id, why);
     await failProposal(tx, id, `its change request is ${status}: ${why}`);
     await deps.audit.write(tx, stepEntry(`change_request:${status}`, stored, by, { why }));
     touch(changeRequestTopic({ project: stored.project, id, status }));

@@ -1,7 +1,7 @@
 // Reading change requests: one by id, or a list — waiting for the caller to
 // decide, asked by the caller, of one project — newest first, each as the
 // caller reads it. Only members of a request's project see it.
-import { and, desc, eq, inArray, ne, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import type { ProjectAccess } from '../domain/projects.js';
 import { notFound } from '../errors.js';
@@ -39,7 +39,8 @@ export async function listRequests(deps: ChangeRequestDeps, operator: Operator, 
   if (projects.size === 0) return [];
   const conditions: SQL[] = [inArray(changeRequests.projectId, [...projects.values()].map((p) => p.id))];
   if (filter.askedByMe) conditions.push(eq(changeRequests.requesterId, operator.id));
-  if (filter.waitingForMe) conditions.push(eq(changeRequests.status, 'pending'), ne(changeRequests.requesterId, operator.id));
+  // The requester's own are among them where their environment lets them approve: judged below.
+  if (filter.waitingForMe) conditions.push(eq(changeRequests.status, 'pending'));
   if (filter.status) conditions.push(eq(changeRequests.status, filter.status));
   const query = selectRequests(deps.db)
     .where(and(...conditions))

@@ -40,13 +40,14 @@ export async function openRequest(deps: ChangeRequestDeps, tx: Db, touch: (topic
     .returning({ expiresAt: changeRequests.expiresAt });
   if (!row) throw new Error('change request insert returned no row');
   touch(changeRequestTopic({ project: project.slug, id, status: 'pending' }));
-  const facts = { status: 'pending', tool: tool.name, project: project.slug, environment: environment.name, permission } as const;
+  const { approvalsRequired } = held;
+  const facts = { status: 'pending', tool: tool.name, project: project.slug, environment: environment.name, permission, approvalsRequired } as const;
   return {
     project: project.slug,
     environment: environment.name,
     ran: false,
     change_request: { id, status: 'pending', expires_at: row.expiresAt.toISOString() },
-    message: `change request ${id} opened: ${sentenceOf({ ...facts, decidedBy: null, comment: null, result: null, expiresAt: row.expiresAt, staleReason: null })}`,
+    message: `change request ${id} opened: ${sentenceOf({ ...facts, decidedBy: null, comment: null, result: null, expiresAt: row.expiresAt, staleReason: null, approvedBy: [] })}`,
   };
 }
 

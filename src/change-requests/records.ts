@@ -4,7 +4,8 @@ import { eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../store/db.js';
 import { isUuid } from '../store/ids.js';
-import { changeRequests, environments, operators, projects } from '../store/schema.js';
+import type { Approval } from '../wire/change-request.js';
+import { changeRequestApprovals, changeRequests, environments, operators, projects } from '../store/schema.js';
 
 const requester = alias(operators, 'requester');
 const decider = alias(operators, 'decider');
@@ -20,6 +21,14 @@ export function selectRequests(db: Db) {
       decidedBy: decider.name,
       /** By the store's clock, which every server shares. */
       expired: sql<boolean>`${changeRequests.expiresAt} <= now()`,
+      /** Its environment's rule as it stands (approving reads it again under the environment's lock). */
+      approvalsRequired: environments.approvalsRequired,
+      requesterMayApprove: environments.requesterMayApprove,
+      approvals: sql<Approval[]>`(
+        select coalesce(json_agg(json_build_object('by', o.name, 'comment', a.comment, 'at', a.created_at,
+          'dismissed_because', a.dismissed_because) order by a.id), '[]')
+        from ${changeRequestApprovals} a join ${operators} o on o.id = a.operator_id
+        where a.change_request_id = ${changeRequests.id})`,
     })
     .from(changeRequests)
     .innerJoin(projects, eq(projects.id, changeRequests.projectId))

@@ -15,6 +15,7 @@ import type { ChangeRequestDeps } from './deps.js';
 import { nothingIfNotFound } from './finding.js';
 import { unsealedInput } from './opening.js';
 import { selectRequests, type StoredRequest } from './records.js';
+import { dismissApprovals } from './approvals.js';
 import { changeRequestTopic } from './topics.js';
 import type { Change } from '../wire/change-request.js';
 import { movedSince } from './what-changes.js';
@@ -81,6 +82,8 @@ async function recordStale(deps: ChangeRequestDeps, { request, project }: Stored
       .where(and(eq(changeRequests.id, request.id), eq(changeRequests.status, 'pending'), isNull(changeRequests.staleReason)))
       .returning({ id: changeRequests.id });
     if (marked.length === 0) return;
+    // What they approved is not what would run now.
+    await dismissApprovals(tx, request.id, why);
     touch(changeRequestTopic({ project, id: request.id, status: 'pending' }));
     if (request.threadId) touch(threadChangeTopic(request.requesterId, { thread: request.threadId, what: 'decision' }));
   });

@@ -6,6 +6,7 @@ import type { Operator } from '../access/operators.js';
 import type { ProjectAccess } from '../domain/projects.js';
 import type { ProposalRow } from '../wire/proposal.js';
 import type { Change, ChangeRequestResponse, ChangeRequestStatus, Verdict } from '../wire/change-request.js';
+import { approvalsView, counted, hasApproved } from './approvals.js';
 import { requestFingerprint } from './fingerprint.js';
 import type { StoredRequest } from './records.js';
 
@@ -22,15 +23,19 @@ export interface RequestFacts {
   expiresAt: Date;
   /** Why a pending request can no longer run as asked; null while it can. */
   staleReason: string | null;
+  /** Its environment's rule: how many people's word it needs, the requester's ask the first. */
+  approvalsRequired: number;
+  /** Who approved it so far (approvals that count). */
+  approvedBy: readonly string[];
 }
 
 export function sentenceOf(facts: RequestFacts): string {
-  const { tool, project, environment, permission, decidedBy, comment, expiresAt } = facts;
+  const { tool, decidedBy, comment, expiresAt } = facts;
   const said = comment ? ` ("${comment}")` : '';
   switch (facts.status) {
     case 'pending':
       if (facts.staleReason) return `stale, so ${tool} will not run: ${facts.staleReason}; decline it, or ask again`;
-      return `${environment} of ${project} requires 2 approvals, so ${tool} waits for another operator who holds ${permission} there to approve it`;
+      return waitingSentence(facts);
     case 'approved':
       return `approved by ${decidedBy ?? 'an operator'}${said}; ${tool} ran`;
     case 'failed':
@@ -46,14 +51,24 @@ export function sentenceOf(facts: RequestFacts): string {
   }
 }
 
+/** Who a pending request waits for: how many approvals are still to come, and who gave those in. */
+function waitingSentence({ tool, project, environment, permission, approvalsRequired, approvedBy }: RequestFacts): string {
+  const left = Math.max(1, approvalsRequired - 1 - approvedBy.length);
+  const who = left === 1 ? `another operator who holds ${permission} there to approve it` : `${left} more operators who hold ${permission} there to approve it`;
+  const so = approvedBy.length === 0 ? '' : ` (approved so far by ${approvedBy.join(', ')})`;
+  return `${environment} of ${project} requires ${approvalsRequired} approvals, so ${tool} waits for ${who}${so}`;
+}
+
 function errorOf(result: unknown): string {
   const error = (result as { error?: unknown } | null)?.error;
   return typeof error === 'string' ? error : 'no reason was recorded';
 }
 
-export function factsOf({ request, project, environment, decidedBy }: StoredRequest): RequestFacts {
+export function factsOf(stored: StoredRequest): RequestFacts {
+  const { request, project, environment, decidedBy, approvalsRequired } = stored;
   const { status, tool, permission, comment, result, expiresAt, staleReason } = request;
-  return { status, tool, project, environment, permission, decidedBy, comment, result, expiresAt, staleReason };
+  const approvedBy = counted(stored).map((a) => a.by);
+  return { status, tool, project, environment, permission, decidedBy, comment, result, expiresAt, staleReason, approvalsRequired, approvedBy };
 }
 
 function permissionOf(text: string): Permission {
@@ -64,14 +79,19 @@ function permissionOf(text: string): Permission {
 
 /**
  * Why `operator` may not approve (or decline) the request now — they asked for
- * it, or they lack its permission in its environment, as `access` says — or
- * null. The requester may decline it: that withdraws it.
+ * it (where the environment does not let a requester approve), they approved
+ * it already, or they lack its permission in its environment, as `access`
+ * says — or null. The requester may decline it: that withdraws it.
  */
 export function decisionRefusal(stored: StoredRequest, operator: Operator, access: ProjectAccess | null, decision: 'approve' | 'decline'): string | null {
   const { request, project, environment } = stored;
-  if (request.requesterId === operator.id) {
-    if (decision === 'decline') return null;
+  const requester = request.requesterId === operator.id;
+  if (requester && decision === 'decline') return null;
+  if (requester && !stored.requesterMayApprove) {
     return `you asked for this change; another operator who holds ${request.permission} on ${environment} of ${project} approves it (declining it withdraws it)`;
+  }
+  if (decision === 'approve' && hasApproved(stored, operator)) {
+    return `you approved this change already; ${sentenceOf(factsOf(stored))}`;
   }
   const permission = permissionOf(request.permission);
   const target = access?.environments.find((e) => e.name === environment) ?? null;
@@ -113,6 +133,8 @@ export function requestView(stored: StoredRequest, operator: Operator, access: P
     stale: stale !== null,
     stale_reason: stale,
     sentence: sentenceOf(factsOf(stored)),
+    approvals_required: stored.approvalsRequired,
+    approvals: approvalsView(stored),
     decided_by: decidedBy,
     comment: request.comment,
     result: request.result as Record<string, unknown> | null,

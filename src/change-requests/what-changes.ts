@@ -42,13 +42,18 @@ export async function whatChanges(db: Db, target: Target): Promise<WhatChanges> 
     }
     case 'set_environment_protection': {
       const was = await lockEnvironment(db, environment);
-      const change = { protected: input.protected as boolean | undefined, approvalsRequired: input.approvals_required as number | undefined };
+      const change = {
+        protected: input.protected as boolean | undefined,
+        approvalsRequired: input.approvals_required as number | undefined,
+        requesterMayApprove: input.requester_may_approve as boolean | undefined,
+      };
       const now = protectionAfter(environment.name, was, change);
       return {
         change: {
           kind: 'protection',
           protected: { from: was.protected, to: now.protected },
           approvals_required: { from: was.approvalsRequired, to: now.approvalsRequired },
+          requester_may_approve: { from: was.requesterMayApprove, to: now.requesterMayApprove },
         },
         verdict: null,
       };
@@ -111,7 +116,10 @@ export async function movedSince(db: Db, target: Target, asked: Change): Promise
     return asked.version === now.version ? null : `${asked.name} changed in ${where} since it was asked: ${version(now.version)} now, not ${version(asked.version)}`;
   }
   if (asked.kind === 'protection' && now.kind === 'protection') {
-    const same = asked.protected.from === now.protected.from && asked.approvals_required.from === now.approvals_required.from;
+    const same =
+      asked.protected.from === now.protected.from &&
+      asked.approvals_required.from === now.approvals_required.from &&
+      (asked.requester_may_approve?.from ?? false) === now.requester_may_approve?.from;
     return same ? null : `the protection of ${where} changed since it was asked`;
   }
   return null;

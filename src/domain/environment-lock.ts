@@ -16,7 +16,7 @@ import type { Protection } from './projects.js';
  */
 export async function lockEnvironment(db: Db, environment: Environment): Promise<Protection> {
   const [row] = await db
-    .select({ protected: environments.protected, approvalsRequired: environments.approvalsRequired })
+    .select({ protected: environments.protected, approvalsRequired: environments.approvalsRequired, requesterMayApprove: environments.requesterMayApprove })
     .from(environments)
     .where(eq(environments.id, environment.id))
     .for('no key update');

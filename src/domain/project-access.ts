@@ -18,8 +18,10 @@ export interface Environment {
   id: string;
   name: string;
   protected: boolean;
-  /** 2: every change here is a change request a second operator approves (DESIGN.md §13); 1: it runs at once. */
+  /** How many distinct people's word a change here needs, the requester's ask the first (DESIGN.md §14); 1: it runs at once. */
   approvalsRequired: number;
+  /** Whether the requester's own approval counts towards a change request here. */
+  requesterMayApprove: boolean;
   /** What is live there, by path. */
   live: LiveEntry[];
 }

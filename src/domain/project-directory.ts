@@ -115,7 +115,13 @@ async function load(db: Db, slug: string): Promise<Snapshot | null> {
       .where(eq(memberships.projectId, project.id))
       .orderBy(asc(operators.name)),
     db
-      .select({ id: environments.id, name: environments.name, protected: environments.protected, approvalsRequired: environments.approvalsRequired })
+      .select({
+        id: environments.id,
+        name: environments.name,
+        protected: environments.protected,
+        approvalsRequired: environments.approvalsRequired,
+        requesterMayApprove: environments.requesterMayApprove,
+      })
       .from(environments)
       .where(eq(environments.projectId, project.id))
       .orderBy(asc(environments.createdAt), asc(environments.name)),

@@ -19,7 +19,12 @@ export type ProjectView = Project;
 export type EnvironmentView = Project['environments'][number];
 
 export function describeEnvironment(environment: Environment): EnvironmentView {
-  return { name: environment.name, protected: environment.protected, approvals_required: environment.approvalsRequired };
+  return {
+    name: environment.name,
+    protected: environment.protected,
+    approvals_required: environment.approvalsRequired,
+    requester_may_approve: environment.requesterMayApprove,
+  };
 }
 
 export function findEnvironment(project: ProjectAccess, name: string): Environment {
@@ -88,7 +93,13 @@ export async function createEnvironment(
     const [row] = await db
       .insert(environments)
       .values({ projectId: project.id, name: input.name, protected: input.protected })
-      .returning({ id: environments.id, name: environments.name, protected: environments.protected, approvalsRequired: environments.approvalsRequired });
+      .returning({
+        id: environments.id,
+        name: environments.name,
+        protected: environments.protected,
+        approvalsRequired: environments.approvalsRequired,
+        requesterMayApprove: environments.requesterMayApprove,
+      });
     if (!row) throw new Error('environment insert returned no row');
     return { ...row, live: [] };
   } catch (error) {
@@ -97,31 +108,41 @@ export async function createEnvironment(
   }
 }
 
+/** The most people a change may need (GitHub's required reviewers stop at six too): more is a team nobody assembles in time. */
+export const MAX_APPROVALS = 6;
+
 export interface ProtectionChange {
   protected?: boolean;
   approvalsRequired?: number;
+  requesterMayApprove?: boolean;
 }
 
 export interface Protection {
   protected: boolean;
   approvalsRequired: number;
+  requesterMayApprove: boolean;
 }
 
 /**
- * What an environment's protection becomes: two approvals only where it is
- * protected, and unprotecting it goes back to one. Refuses a change that names
- * nothing, or two approvals on an unprotected environment.
+ * What an environment's protection becomes: approvals only where it is
+ * protected, and unprotecting it goes back to one (the requester's word) and
+ * to no self-approval. Refuses a change that names nothing, or approvals on
+ * an unprotected environment.
  */
 export function protectionAfter(environment: string, was: Protection, change: ProtectionChange): Protection {
-  if (change.protected === undefined && change.approvalsRequired === undefined) {
-    throw invalid('name protected, approvals_required or both: there is nothing to change');
+  if (change.protected === undefined && change.approvalsRequired === undefined && change.requesterMayApprove === undefined) {
+    throw invalid('name protected, approvals_required, requester_may_approve or several: there is nothing to change');
   }
   const protect = change.protected ?? was.protected;
   const approvals = change.approvalsRequired ?? (protect ? was.approvalsRequired : 1);
+  const self = change.requesterMayApprove ?? (protect ? was.requesterMayApprove : false);
   if (approvals > 1 && !protect) {
     throw invalid(`${environment} is not protected, and only a protected environment may require ${approvals} approvals; send protected: true as well`);
   }
-  return { protected: protect, approvalsRequired: approvals };
+  if (self && approvals < 2) {
+    throw invalid(`${environment} requires no approvals (approvals_required is 1), so there is nothing a requester could approve; send approvals_required of 2 or more as well`);
+  }
+  return { protected: protect, approvalsRequired: approvals, requesterMayApprove: self };
 }
 
 /**
@@ -143,8 +164,9 @@ export async function setEnvironmentProtection(
 interface ProtectionView {
   protected: boolean;
   approvals_required: number;
+  requester_may_approve: boolean;
 }
 
 function protectionView(protection: Protection): ProtectionView {
-  return { protected: protection.protected, approvals_required: protection.approvalsRequired };
+  return { protected: protection.protected, approvals_required: protection.approvalsRequired, requester_may_approve: protection.requesterMayApprove };
 }

@@ -48,8 +48,14 @@ export const environments = pgTable(
       .references(() => projects.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     protected: boolean('protected').notNull().default(false),
-    /** 1: one operator's word runs a change here; 2: a second operator approves each change first (a change request). */
+    /**
+     * How many distinct people's word a change here needs, the requester's
+     * ask being the first: 1 runs it at once; N > 1 makes it a change request
+     * that N − 1 other operators approve (DESIGN.md §14).
+     */
     approvalsRequired: integer('approvals_required').notNull().default(1),
+    /** Whether a requester's own approval counts as one of those N − 1 (off: never). */
+    requesterMayApprove: boolean('requester_may_approve').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('environments_project_name').on(t.projectId, t.name)],
@@ -496,6 +502,30 @@ export const changeRequests = pgTable(
     index('change_requests_requester').on(t.requesterId, t.createdAt),
     index('change_requests_pending').on(t.expiresAt).where(sql`${t.status} = 'pending'`),
   ],
+);
+
+/**
+ * One operator's approval of a change request. Dismissed (kept, no longer
+ * counted) when what the request would change moved; one live approval per
+ * operator and request.
+ */
+export const changeRequestApprovals = pgTable(
+  'change_request_approvals',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    changeRequestId: uuid('change_request_id')
+      .notNull()
+      .references(() => changeRequests.id, { onDelete: 'cascade' }),
+    operatorId: uuid('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    comment: text('comment'),
+    createdAt: createdAt(),
+    dismissedAt: timestamp('dismissed_at', { withTimezone: true }),
+    /** Why it no longer counts: what moved. */
+    dismissedBecause: text('dismissed_because'),
+  },
+  (t) => [uniqueIndex('change_request_approvals_live').on(t.changeRequestId, t.operatorId).where(sql`${t.dismissedAt} is null`)],
 );
 
 export const IDEMPOTENCY_STATUSES = ['running', 'applied', 'done'] as const;

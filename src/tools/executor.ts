@@ -151,6 +151,15 @@ export interface RequestedChange {
   rows: ProposalRow[];
   threadId: string | null;
   proposalId: string | null;
+  /** The environment's rule under its lock: how many people's word the change needs. */
+  approvalsRequired: number;
+}
+
+/** Where a write is held for approvals, and how many people's word it needs there. */
+interface Held {
+  project: ProjectAccess;
+  environment: Environment;
+  approvalsRequired: number;
 }
 
 /** How the audit names the opening of a change request: a write held, not run. */
@@ -482,7 +491,7 @@ export class Executor {
     tx: Db,
     batch?: Batch,
     took?: (taken: LockTaken) => void,
-  ): Promise<{ project: ProjectAccess; environment: Environment } | null> {
+  ): Promise<Held | null> {
     const { tool, project, environment } = admitted;
     if (tool.tag !== 'write' || !project || !environment) return null;
     let protection = batch?.protection(environment.id);
@@ -491,14 +500,14 @@ export class Executor {
       protection = await lockEnvironment(tx, environment);
       took?.({ environmentId: environment.id, protection, mark });
     }
-    return protection.approvalsRequired > 1 ? { project, environment } : null;
+    return protection.approvalsRequired > 1 ? { project, environment, approvalsRequired: protection.approvalsRequired } : null;
   }
 
   /** Opens a change request for the write instead of running it, with its audit entry (unless its batch writes it), in `tx`. */
   private async request(
     invocation: Call,
     admitted: Admitted,
-    { project, environment }: { project: ProjectAccess; environment: Environment },
+    { project, environment, approvalsRequired }: Held,
     tx: Db,
     touch: (topic: Topic) => void,
     audited: boolean,
@@ -507,7 +516,20 @@ export class Executor {
     const id = randomUUID();
     const { threadId = null, proposalId = null } = invocation;
     const rows = proposedWrite(admitted).rows;
-    const result = await this.deps.requests.open(tx, touch, { id, operator: invocation.operator, via: invocation.via, tool, input, redacted, project, environment, rows, threadId, proposalId });
+    const result = await this.deps.requests.open(tx, touch, {
+      id,
+      operator: invocation.operator,
+      via: invocation.via,
+      tool,
+      input,
+      redacted,
+      project,
+      environment,
+      rows,
+      threadId,
+      proposalId,
+      approvalsRequired,
+    });
     const entry = this.entry(invocation, CHANGE_REQUEST_OPENED, { change_request: id, tool: tool.name, input: redacted }, project, environment, 'ok', null);
     if (audited) await this.deps.services.audit.write(tx, entry);
     return { result, entry, requested: id };

@@ -363,12 +363,15 @@ export class Turns {
     if (!row) return;
     const stored = await tx.select({ seq: turnEvents.seq, event: turnEvents.event }).from(turnEvents).where(eq(turnEvents.turnId, turnId)).orderBy(asc(turnEvents.seq));
     const events = stored.map((e) => e.event as StoredTurnEvent);
-    await this.deps.storeInterrupted(tx, interruptedTurn(row.threadId, row.agent, events));
+    const interrupted = interruptedTurn(row.threadId, row.agent, events);
+    await this.deps.storeInterrupted(tx, interrupted);
     const last: TurnEvent = { type: 'ended', stop_reason: 'interrupted' };
     await tx.insert(turnEvents).values({ turnId, seq: (stored.at(-1)?.seq ?? -1) + 1, event: last });
     const [thread] = await tx.select({ operatorId: threads.operatorId }).from(threads).where(eq(threads.id, row.threadId));
     touch(turnTopic(row.threadId));
-    if (thread) for (const what of ['turn_ended', 'message'] as ThreadChangeKind[]) touch(threadChangeTopic(thread.operatorId, { thread: row.threadId, what }));
+    // Its proposals wait now, as an ended turn's do: told as such (the outbox's `proposal.waiting` follows it).
+    const told: ThreadChangeKind[] = ['turn_ended', 'message', ...(interrupted.proposals.length > 0 ? (['proposal'] as const) : [])];
+    if (thread) for (const what of told) touch(threadChangeTopic(thread.operatorId, { thread: row.threadId, what }));
     this.deps.log.warn(`a turn of thread ${row.threadId} was interrupted (its server stopped renewing its lease); what it had said is stored`);
   }
 

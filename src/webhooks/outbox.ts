@@ -14,12 +14,13 @@ import type { CommitHook, Topic } from '../store/changes.js';
 import { queryRows, type Db } from '../store/db.js';
 import { changeRequests, projects, webhookDeliveries, webhooks } from '../store/schema.js';
 import type { WebhookEvent } from '../wire/webhook.js';
-import { proposalPayload, REQUEST_EVENTS, requestPayload, type StoredPayload, type WaitingProposal } from './payloads.js';
+import type { ChangeRequestStatus } from '../wire/change-request-status.js';
+import { proposalPayload, requestEvent, requestPayload, type StoredPayload, type WaitingProposal } from './payloads.js';
 
 export const enqueueTouched: CommitHook = async (tx, touched) => {
   for (const topic of touched) {
     const request = changeRequestChangeOf(topic);
-    if (request) await enqueueRequest(tx, request.project, request.id, REQUEST_EVENTS[request.status]);
+    if (request) await enqueueRequest(tx, request.project, request.id, request.status);
     const thread = proposingThread(topic);
     if (thread) await enqueueProposals(tx, thread);
   }
@@ -31,14 +32,13 @@ function proposingThread(topic: Topic): string | null {
   return kind === 'threads' && what === 'proposal' && thread ? thread : null;
 }
 
-/** The active hooks of a project (by slug) that follow `event`. */
-async function hooksFor(tx: Db, project: string, event: WebhookEvent): Promise<string[]> {
-  const rows = await tx
-    .select({ id: webhooks.id })
+/** The active hooks of a project (by slug), with the events each follows. */
+async function hooksOf(tx: Db, project: string): Promise<{ id: string; events: WebhookEvent[] }[]> {
+  return tx
+    .select({ id: webhooks.id, events: webhooks.events })
     .from(webhooks)
     .innerJoin(projects, eq(projects.id, webhooks.projectId))
-    .where(and(eq(projects.slug, project), eq(webhooks.active, true), sql`${event} = any(${webhooks.events})`));
-  return rows.map((r) => r.id);
+    .where(and(eq(projects.slug, project), eq(webhooks.active, true)));
 }
 
 async function store(tx: Db, hooks: readonly string[], key: string, payload: StoredPayload): Promise<void> {
@@ -49,13 +49,15 @@ async function store(tx: Db, hooks: readonly string[], key: string, payload: Sto
     .onConflictDoNothing();
 }
 
-async function enqueueRequest(tx: Db, project: string, id: string, event: WebhookEvent): Promise<void> {
-  const hooks = await hooksFor(tx, project, event);
+async function enqueueRequest(tx: Db, project: string, id: string, status: ChangeRequestStatus): Promise<void> {
+  const hooks = await hooksOf(tx, project);
   if (hooks.length === 0) return;
   const [stored] = await selectRequests(tx).where(eq(changeRequests.id, id));
   // Rolled back with its savepoint, or moved on within this transaction: the later status is told by its own topic.
-  if (!stored || REQUEST_EVENTS[stored.request.status] !== event) return;
-  await store(tx, hooks, `change_request:${id}:${event}`, requestPayload(stored));
+  if (!stored || stored.request.status !== status) return;
+  const { event, key } = requestEvent(stored);
+  const following = hooks.filter((h) => h.events.includes(event)).map((h) => h.id);
+  await store(tx, following, key, requestPayload(stored, event));
 }
 
 /** The thread's proposals waiting for its operator, in projects with a hook that follows them. */

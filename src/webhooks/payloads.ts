@@ -2,6 +2,7 @@
 // which the sender adds from its public URL (a sweep at start runs before the
 // server knows where it listens). No input values: a change's secret ones
 // never leave, and its summary says enough to find it.
+import { counted } from '../change-requests/approvals.js';
 import { factsOf, sentenceOf } from '../change-requests/views.js';
 import type { StoredRequest } from '../change-requests/records.js';
 import type { ChangeRequestStatus } from '../wire/change-request-status.js';
@@ -31,8 +32,8 @@ function slackEscaped(text: string): string {
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
 }
 
-/** The event a change request's new status tells; a withdrawal is a decline, a failed run an approval. */
-export const REQUEST_EVENTS: Record<ChangeRequestStatus, WebhookEvent> = {
+/** The event a change request's status tells; a withdrawal is a decline, a failed run an approval. */
+const REQUEST_EVENTS: Record<ChangeRequestStatus, WebhookEvent> = {
   pending: 'change_request.opened',
   approved: 'change_request.approved',
   failed: 'change_request.approved',
@@ -42,11 +43,28 @@ export const REQUEST_EVENTS: Record<ChangeRequestStatus, WebhookEvent> = {
   expired: 'change_request.expired',
 };
 
+/**
+ * What the request, as it stands, tells, and the key that tells it once per
+ * hook: a pending one marked stale is `.stale` (the same key as a stale one
+ * found when approved), a pending one with approvals in is
+ * `.partially_approved` once per count, else its status's event.
+ */
+export function requestEvent(stored: StoredRequest): { event: WebhookEvent; key: string } {
+  const { request } = stored;
+  const given = counted(stored).length;
+  const event: WebhookEvent =
+    request.status !== 'pending' ? REQUEST_EVENTS[request.status]
+    : request.staleReason ? 'change_request.stale'
+    : given > 0 ? 'change_request.partially_approved'
+    : 'change_request.opened';
+  const key = `change_request:${request.id}:${event}${event === 'change_request.partially_approved' ? `:${given}` : ''}`;
+  return { event, key };
+}
+
 const REASON_CHARS = 300;
 
-export function requestPayload(stored: StoredRequest): StoredPayload {
+export function requestPayload(stored: StoredRequest, event: WebhookEvent): StoredPayload {
   const { request, project, environment, requestedBy, decidedBy } = stored;
-  const event = REQUEST_EVENTS[request.status];
   const reason = request.reason ? ` Reason: "${request.reason.slice(0, REASON_CHARS)}${request.reason.length > REASON_CHARS ? '…' : ''}".` : '';
   const what = `${requestedBy}'s change request (${request.tool} on ${environment} of ${project})`;
   return {
@@ -63,6 +81,9 @@ export function requestPayload(stored: StoredRequest): StoredPayload {
       reason: request.reason,
       decided_by: decidedBy,
       comment: request.comment,
+      approvals_required: stored.approvalsRequired,
+      approved_by: counted(stored).map((a) => a.by),
+      stale_reason: request.staleReason,
       created_at: request.createdAt.toISOString(),
       expires_at: request.expiresAt.toISOString(),
     },

@@ -61,6 +61,8 @@ export const changeSchema = {
         kind: { const: 'protection' },
         protected: fromTo({ type: 'boolean' }),
         approvals_required: fromTo({ type: 'integer' }),
+        /** Absent from requests asked before the setting existed. */
+        requester_may_approve: fromTo({ type: 'boolean' }),
       },
       required: ['kind', 'protected', 'approvals_required'],
       additionalProperties: false,
@@ -73,6 +75,18 @@ export const verdictSchema = {
   description: "The checker's verdict on what a document change would put live, for the environment; null for other changes.",
   properties: { ok: { type: 'boolean' }, diagnostics: { type: 'array', items: diagnosticSchema } },
   required: ['ok', 'diagnostics'],
+  additionalProperties: false,
+} as const;
+
+export const approvalSchema = {
+  type: 'object',
+  properties: {
+    by: { type: 'string' },
+    comment: { type: ['string', 'null'] },
+    at: { type: 'string', format: 'date-time' },
+    dismissed_because: { type: ['string', 'null'], description: 'Why it no longer counts (what it approved moved); null while it counts.' },
+  },
+  required: ['by', 'comment', 'at', 'dismissed_because'],
   additionalProperties: false,
 } as const;
 
@@ -101,6 +115,15 @@ export const changeRequestResponseSchema = {
     },
     stale_reason: { type: ['string', 'null'], description: 'What moved, in a sentence; null while it is not stale.' },
     sentence: { type: 'string', description: 'The status in words, for anyone reading it.' },
+    approvals_required: {
+      type: 'integer',
+      description: "How many distinct people's word its environment requires now, the requester's ask being the first: it runs once N − 1 approvals are in.",
+    },
+    approvals: {
+      type: 'array',
+      description: 'Who approved it (recorded by the server from their credential), oldest first, with those dismissed when what it changes moved.',
+      items: approvalSchema,
+    },
     decided_by: { type: ['string', 'null'] },
     comment: { type: ['string', 'null'] },
     result: { type: ['object', 'null'], additionalProperties: true, description: "The change's result once approved; {error} when it failed or went stale." },
@@ -131,6 +154,8 @@ export const changeRequestResponseSchema = {
     'stale',
     'stale_reason',
     'sentence',
+    'approvals_required',
+    'approvals',
     'decided_by',
     'comment',
     'result',
@@ -158,5 +183,6 @@ export const changeRequestChangeSchema = {
 
 export type Change = FromSchema<typeof changeSchema>;
 export type Verdict = FromSchema<typeof verdictSchema>;
+export type Approval = FromSchema<typeof approvalSchema>;
 export type ChangeRequestResponse = FromSchema<typeof changeRequestResponseSchema>;
 export type ChangeRequestChange = FromSchema<typeof changeRequestChangeSchema>;

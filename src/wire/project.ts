@@ -16,9 +16,13 @@ export const projectSchema = {
         properties: {
           name: { type: 'string' },
           protected: { type: 'boolean' },
-          approvals_required: { type: 'integer', description: '2: every change there is a change request a second operator approves; 1: it runs at once.' },
+          approvals_required: {
+            type: 'integer',
+            description: "How many distinct people's word a change there needs, the requester's ask being the first: 1 runs it at once; N > 1 makes it a change request N − 1 other operators approve.",
+          },
+          requester_may_approve: { type: 'boolean', description: "Whether a requester's own approval counts as one of those N − 1 (false: it never does)." },
         },
-        required: ['name', 'protected', 'approvals_required'],
+        required: ['name', 'protected', 'approvals_required', 'requester_may_approve'],
         additionalProperties: false,
       },
     },

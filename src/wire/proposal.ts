@@ -42,7 +42,14 @@ export const proposalResponseSchema = {
     project: { type: ['string', 'null'] },
     result: { type: 'object', additionalProperties: true, description: 'Present once decided. {"error": "…"} on a rejection or a failure.' },
     rows: { type: 'array', items: proposalRowSchema },
-    stale: { type: 'boolean', description: 'Beyond the spec: it can no longer run as shown — its change request went stale.' },
+    stale: {
+      type: 'boolean',
+      description: 'Beyond the spec: it can no longer run as shown — its change request went stale, or (waiting) the document it edits was saved again since.',
+    },
+    newer_revision: {
+      type: ['integer', 'null'],
+      description: "Beyond the spec: a waiting deploy pinned to a revision that is no longer its document's newest: that newest, which the console offers to deploy instead; null otherwise.",
+    },
     stale_reason: { type: ['string', 'null'], description: 'Beyond the spec: what moved, in a sentence; null while it is not stale.' },
     requested: {
       type: 'boolean',
@@ -54,7 +61,7 @@ export const proposalResponseSchema = {
     title: { type: 'string' },
     tool: { type: 'string' },
   },
-  required: ['change_request', 'environment', 'fingerprint', 'id', 'message_id', 'permission', 'result', 'rows', 'requested', 'stale', 'stale_reason', 'status', 'tag', 'title', 'tool'],
+  required: ['change_request', 'environment', 'fingerprint', 'id', 'message_id', 'permission', 'result', 'rows', 'requested', 'stale', 'stale_reason', 'newer_revision', 'status', 'tag', 'title', 'tool'],
   additionalProperties: false,
 } as const;
 

@@ -2,6 +2,7 @@
 // may follow, a hook, and its deliveries.
 export const WEBHOOK_EVENTS = [
   'change_request.opened',
+  'change_request.partially_approved',
   'change_request.approved',
   'change_request.declined',
   'change_request.stale',
@@ -18,7 +19,7 @@ export const webhookEventSchema = {
   type: 'string',
   enum: WEBHOOK_EVENTS,
   description:
-    '`change_request.opened`, `.approved` (also when the approved change then failed), `.declined` (also withdrawn by its requester), `.stale`, `.expired`; `proposal.waiting`: an assistant proposes a change that waits for its operator.',
+    '`change_request.opened`, `.partially_approved` (an approval is in and more are needed: 1 of N), `.approved` (also when the approved change then failed), `.declined` (also withdrawn by its requester), `.stale` (marked while pending, or found when approved), `.expired`; `proposal.waiting`: an assistant proposes a change that waits for its operator (an interrupted turn\'s too).',
 } as const;
 
 export const webhookSchema = {

@@ -49,20 +49,21 @@ describe('approvals_required', () => {
     expect(await mustFail(ada, 'set_environment_protection', { ...shop, environment: 'staging', approvals_required: 2 })).toBe(
       'staging is not protected, and only a protected environment may require 2 approvals; send protected: true as well',
     );
-    expect(await mustFail(ada, 'set_environment_protection', production)).toBe('name protected, approvals_required or both: there is nothing to change');
+    expect(await mustFail(ada, 'set_environment_protection', production)).toBe('name protected, approvals_required, requester_may_approve or several: there is nothing to change');
     expect(await mustCall(ada, 'set_environment_protection', { ...production, approvals_required: 2 })).toEqual({
       project: 'shop',
       environment: 'production',
       protected: true,
       approvals_required: 2,
-      was: { protected: true, approvals_required: 1 },
+      requester_may_approve: false,
+      was: { protected: true, approvals_required: 1, requester_may_approve: false },
     });
     const project = (await vic.get('/api/v1/projects/shop')).body as { environments: unknown[] };
     expect(project.environments).toHaveLength(2);
     expect(project.environments).toEqual(
       expect.arrayContaining([
-        { name: 'staging', protected: false, approvals_required: 1 },
-        { name: 'production', protected: true, approvals_required: 2 },
+        { name: 'staging', protected: false, approvals_required: 1, requester_may_approve: false },
+        { name: 'production', protected: true, approvals_required: 2, requester_may_approve: false },
       ]),
     );
     const listed = await mustCall(vic, 'list_environments', shop);
@@ -157,7 +158,12 @@ describe('a change to production', () => {
       expect(results[tool], tool).toMatchObject({ ran: false, change_request: { status: 'pending' } });
     }
     const protection = await view(ada, opened(results.set_environment_protection as Record<string, unknown>));
-    expect(protection.change).toEqual({ kind: 'protection', protected: { from: true, to: false }, approvals_required: { from: 2, to: 1 } });
+    expect(protection.change).toEqual({
+      kind: 'protection',
+      protected: { from: true, to: false },
+      approvals_required: { from: 2, to: 1 },
+      requester_may_approve: { from: false, to: false },
+    });
     // Staging requires one approval: it runs at once, as ever.
     expect(await mustCall(olive, 'set_secret', { ...shop, environment: 'staging', name: 'AT_ONCE', value: 'v' })).toMatchObject({ secret: { version: 1 } });
   });

@@ -21,7 +21,14 @@ describe('environment protection', () => {
   it('protects staging for an admin, after which a developer may not deploy there', async () => {
     expect((await deployAsDev()).body).toMatchObject({ is_error: false });
     const protectedNow = await mustCall(ada, 'set_environment_protection', { project, environment: 'staging', protected: true });
-    expect(protectedNow).toEqual({ project, environment: 'staging', protected: true, approvals_required: 1, was: { protected: false, approvals_required: 1 } });
+    expect(protectedNow).toEqual({
+      project,
+      environment: 'staging',
+      protected: true,
+      approvals_required: 1,
+      requester_may_approve: false,
+      was: { protected: false, approvals_required: 1, requester_may_approve: false },
+    });
     const { environments } = await mustCall(dev, 'list_environments', { project });
     expect(environments).toContainEqual(expect.objectContaining({ name: 'staging', protected: true }));
     expect((await deployAsDev()).body).toMatchObject({

@@ -29,8 +29,8 @@ describe('projects', () => {
         name: 'Shop',
         role: 'developer',
         environments: [
-          { name: 'production', protected: true, approvals_required: 1 },
-          { name: 'staging', protected: false, approvals_required: 1 },
+          { name: 'production', protected: true, approvals_required: 1, requester_may_approve: false },
+          { name: 'staging', protected: false, approvals_required: 1, requester_may_approve: false },
         ],
       },
     ]);

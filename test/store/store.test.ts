@@ -47,8 +47,8 @@ describe.each(STORE_KINDS)('store on %s', (kind) => {
       name: 'Alpha',
       role: 'admin',
       environments: [
-        { name: 'production', protected: true, approvals_required: 1 },
-        { name: 'staging', protected: false, approvals_required: 1 },
+        { name: 'production', protected: true, approvals_required: 1, requester_may_approve: false },
+        { name: 'staging', protected: false, approvals_required: 1, requester_may_approve: false },
       ],
     });
     const alpha = await openProject(owner, 'alpha');

@@ -2,7 +2,8 @@
 // a transaction of its own that nothing undoes. The first message after the
 // lease takes the thread at once; when the dead turn had made a proposal, the
 // message is refused because that proposal waits — and the thread shows it,
-// taken over once, not again on every try.
+// taken over once, not again on every try; its proposal is told to the
+// project's webhooks as waiting (issue 29).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ThreadResponse } from '../../src/wire/thread.js';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
@@ -12,7 +13,11 @@ import { childGroups, killGroups, spawnServer, type ServerProcess } from '../hel
 import { followTurn } from '../helpers/sse.js';
 import { freshDataDir, POSTGRES_URL, TEST_SECRET_KEY } from '../helpers/store.js';
 import { waitFor } from '../helpers/wait.js';
+import type { WebhookResponse } from '../../src/wire/webhook.js';
+import { startReceiver, type Receiver } from '../webhooks/receiver.js';
 
+/** The tests' loopback receiver is a private address. */
+const HOOKS = { AION_WEBHOOK_ALLOW_PRIVATE: '1', AION_WEBHOOK_BACKOFF: '100ms' };
 /** The dying server's lease: short, so the test is. */
 const VICTIM_LEASE_MS = 1_000;
 const STILL_ANSWERING = 'the assistant is still answering this thread; wait for its answer';
@@ -25,10 +30,11 @@ describe.skipIf(!POSTGRES_URL)('a thread whose turn’s server stalled, on anoth
   let survivor: ServerProcess;
   let b: Client;
   const stalled: ServerProcess[] = [];
+  let receiver: Receiver | null = null;
 
   beforeAll(async () => {
     // The survivor's own lease is long, so its sweep comes every 2 s: the message, not the sweep, takes the thread over.
-    cluster = await startCluster(1, AGENT, { AION_MODEL: 'fake', AION_TURN_LEASE: '1h' });
+    cluster = await startCluster(1, AGENT, { AION_MODEL: 'fake', AION_TURN_LEASE: '1h', ...HOOKS });
     survivor = cluster.servers[0] as ServerProcess;
     b = client(survivor.url, cluster.adminToken);
     expect((await b.post('/api/v1/projects', { slug: 'takeover' })).status).toBe(201);
@@ -42,6 +48,7 @@ describe.skipIf(!POSTGRES_URL)('a thread whose turn’s server stalled, on anoth
       killGroups(agents);
     }
     await cluster?.stop();
+    await receiver?.close();
   });
 
   /** A thread (of `agent`, or the built-in assistant) whose turn runs on a server that then stalls (SIGSTOP) once `ready` holds. */
@@ -52,6 +59,7 @@ describe.skipIf(!POSTGRES_URL)('a thread whose turn’s server stalled, on anoth
       AION_SECRET_KEY: TEST_SECRET_KEY,
       AION_MODEL: 'fake',
       AION_TURN_LEASE: `${VICTIM_LEASE_MS}ms`,
+      ...HOOKS,
     });
     stalled.push(victim);
     const onVictim = client(victim.url, cluster.adminToken);
@@ -87,8 +95,12 @@ describe.skipIf(!POSTGRES_URL)('a thread whose turn’s server stalled, on anoth
     expect(interruptions() - before).toBe(1);
   });
 
-  it('refuses while the dead turn’s proposal waits, showing it, taken over once however often it is asked', async () => {
+  it('refuses while the dead turn’s proposal waits, showing it, taken over once however often it is asked; its proposal is told as waiting', async () => {
     const before = interruptions();
+    receiver = await startReceiver(0);
+    const hooked = await b.post('/api/v1/projects/takeover/webhooks', { url: receiver.url, events: ['proposal.waiting'] });
+    expect(hooked.status, hooked.text).toBe(201);
+    receiver.secret = (hooked.body as WebhookResponse).secret ?? '';
     // An agent's turn: it proposes, then goes on working when its server stalls.
     const { id, stalledAt } = await orphanedThread(
       '/say said before\n/tool set_secret {"name": "KEPT", "value": "v"}\n/slow 60000',
@@ -113,6 +125,9 @@ describe.skipIf(!POSTGRES_URL)('a thread whose turn’s server stalled, on anoth
     // Asking again and again takes nothing over again.
     for (let i = 0; i < 5; i++) expect((await b.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/say again' })).status).toBe(409);
     expect(interruptions() - before).toBe(1);
+    const told = receiver;
+    await waitFor(() => told.deliveredCount().size === 1, 10_000);
+    expect(told.received.at(-1)?.body).toMatchObject({ event: 'proposal.waiting', proposal: { id: thread.proposals[0]?.id, tool: 'set_secret', thread: id } });
 
     expect((await b.post(`/api/v1/assistant/threads/${id}/proposals/${thread.proposals[0]?.id}/accept`)).status).toBe(200);
     const next = await b.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/say after' });

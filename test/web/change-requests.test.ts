@@ -47,6 +47,10 @@ describe('change requests', () => {
     await deploy.click();
     const confirm = page.getByRole('dialog', { name: 'Deploy to production' });
     await confirm.getByLabel('Environment name').fill('production');
+    // A change request: the console asks why, for the approvers (issue 29); without it, nothing is asked.
+    await confirm.getByRole('button', { name: 'Deploy' }).click();
+    expect(await confirm.isVisible()).toBe(true);
+    await confirm.getByLabel('Why (shown to the approvers)').fill('port 8081 for the new balancer');
     await confirm.getByRole('button', { name: 'Deploy' }).click();
     await page.getByRole('status').filter({ hasText: 'a change request was opened' }).waitFor();
     expect(await liveInProduction()).toBe(before);
@@ -59,6 +63,7 @@ describe('change requests', () => {
     expect(await approve.getAttribute('aria-disabled')).toBe('true');
     expect(await card.locator('.refusal').textContent()).toMatch(/^you asked for this change/);
     expect(await card.textContent()).toContain('Deploy app.yaml r2 to production');
+    expect(await card.locator('dd.reason').first().textContent()).toBe('port 8081 for the new balancer');
     expect(await card.locator('.line-diff').textContent()).toContain('+ ');
     await card.getByRole('button', { name: 'Withdraw' }).waitFor();
     await shot(page, 'change-request-requester-light', '#page');

@@ -3,10 +3,13 @@
 // once (the top bar stops counting it, Approve says why); one that moves
 // while the approver confirms is refused, and the sentence stays where they
 // clicked. A proposal accepted where two approvals are required waits for
-// the others without freezing its conversation.
+// the others without freezing its conversation. A waiting proposal whose
+// document was saved again turns stale on its card; a pinned deploy offers
+// "Deploy rN instead", which deploys the newest and rejects the proposal.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from '../helpers/http.js';
-import { acceptInProduction, consoleForFile } from './fixture.js';
+import { acceptInProduction, consoleForFile, SCREENSHOTS } from './fixture.js';
+import path from 'node:path';
 
 const ui = consoleForFile();
 const production = { project: 'shop', environment: 'production' };
@@ -85,6 +88,37 @@ describe('two approvals', () => {
     await page.getByLabel('Message').press('Enter');
     await page.locator('.message.assistant', { hasText: 'not frozen' }).waitFor();
     expect(await page.getByRole('link', { name: /to approve/ }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+});
+
+describe('a waiting proposal whose document moved', () => {
+  it('turns stale on its card at once (an edit), and a pinned deploy offers the newest beside it', async () => {
+    const { page, errors } = await ui.open('ada', '/projects/shop/environments/staging');
+    const current = await tool<{ revision: number; text: string }>(ada, 'read_document', { project: 'shop', path: 'app.yaml' });
+    const edit = JSON.stringify({ path: 'app.yaml', base_revision: current.revision, text: `${current.text}# proposed\n` });
+    await page.getByRole('button', { name: 'New conversation' }).click();
+    await page.getByLabel('Message').fill(`/tool write_document ${edit}\n/tool deploy {"path": "app.yaml"}`);
+    await page.getByLabel('Message').press('Enter');
+    const cards = page.locator('.card.proposal');
+    await cards.nth(1).waitFor();
+    expect(await page.locator('.card.proposal .status.stale').count()).toBe(0);
+
+    const saved = await saveAgain();
+    const write = cards.nth(0);
+    await write.locator('.status.stale').waitFor();
+    expect(await write.locator('.card-stale').textContent()).toBe(
+      `Stale: app.yaml was saved again since this was proposed: r${saved} is its newest, not the r${current.revision} this edits, so accepting it would be refused; ask for the edit again.`,
+    );
+    const deploy = cards.nth(1);
+    const instead = deploy.getByRole('button', { name: `Deploy r${saved} instead` });
+    await instead.waitFor();
+    expect(await deploy.locator('.status.stale').count()).toBe(0);
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'proposal-moved-light.png') });
+    await instead.click();
+    await deploy.locator('.status', { hasText: /^rejected$/ }).waitFor();
+    const live = await tool<{ live: { revision: number }[] }>(ada, 'get_live_config', { project: 'shop', environment: 'staging', path: 'app.yaml' });
+    expect(live.live[0]?.revision).toBe(saved);
     expect(errors).toEqual([]);
   });
 });

@@ -125,9 +125,46 @@ describe('a request that goes stale or expires', () => {
     await waitFor(() => receiver.deliveredCount().size === 2, 10_000);
     const told = Object.fromEntries(receiver.received.map((r) => [r.event, r.body.change_request]));
     expect(told).toEqual({
-      'change_request.stale': expect.objectContaining({ id: stale, status: 'stale', tool: 'deploy' }),
+      // Marked stale while pending (the notices), or found so by the approval: told once either way.
+      'change_request.stale': expect.objectContaining({ id: stale, status: expect.stringMatching(/^(pending|stale)$/), tool: 'deploy' }),
       'change_request.expired': expect.objectContaining({ id: expiring, status: 'expired' }),
     });
+  });
+});
+
+describe('what approvers need to hear before anyone clicks (issue 29)', () => {
+  it('tells a request gone stale while it waits, at once, with what moved', async () => {
+    const { receiver } = await hooked(['change_request.stale']);
+    const deploy = await mustCall(olive, 'deploy', { ...production, path: 'app.yaml' });
+    const id = (deploy.change_request as { id: string }).id;
+    const current = await mustCall(vic, 'read_document', { project: 'shop', path: 'app.yaml' });
+    await mustCall(ada, 'write_document', { project: 'shop', path: 'app.yaml', base_revision: current.revision, text: `${String(current.text)}\n# again\n` });
+    // Nobody approves or declines: the mark alone is told.
+    await waitFor(() => receiver.deliveredCount().size === 1, 10_000);
+    const body = receiver.received.at(-1)?.body ?? {};
+    expect(body).toMatchObject({
+      event: 'change_request.stale',
+      change_request: { id, status: 'pending', stale_reason: expect.stringMatching(/^app.yaml has a newer revision/) },
+    });
+    expect(body.text).toContain('stale, so deploy will not run: app.yaml has a newer revision');
+  });
+
+  it('tells each approval of a request that needs more (1 of N), naming who approved', async () => {
+    await mustCall(ada, 'create_environment', { project: 'shop', name: 'triple', protected: true });
+    await mustCall(ada, 'set_environment_protection', { project: 'shop', environment: 'triple', approvals_required: 3 });
+    const { receiver } = await hooked(['change_request.partially_approved']);
+    const asked = await mustCall(olive, 'set_secret', { project: 'shop', environment: 'triple', name: 'PARTLY', value: SECRET_VALUE });
+    const id = (asked.change_request as { id: string }).id;
+    expect((await ada.post(`/api/v1/change-requests/${id}/approve`, { comment: 'one of two' })).status).toBe(200);
+    await waitFor(() => receiver.deliveredCount().size === 1, 10_000);
+    const body = receiver.received.at(-1)?.body ?? {};
+    expect(body).toMatchObject({
+      event: 'change_request.partially_approved',
+      environment: 'triple',
+      change_request: { id, status: 'pending', approvals_required: 3, approved_by: ['ada'] },
+    });
+    expect(body.text).toContain('triple of shop requires 3 approvals, so set_secret waits for another operator who holds secret:write there to approve it (approved so far by ada)');
+    expect(JSON.stringify(receiver.received)).not.toContain(SECRET_VALUE);
   });
 });
 

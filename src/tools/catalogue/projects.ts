@@ -1,7 +1,7 @@
 // A project's environments (and their protection) and members.
 import { removeMember, setMemberRole } from '../../access/memberships.js';
 import { OPERATOR_NAME_PATTERN } from '../../access/operators.js';
-import { createEnvironment, describeEnvironment, ENVIRONMENT_NAME_PATTERN, setEnvironmentProtection } from '../../domain/projects.js';
+import { createEnvironment, describeEnvironment, ENVIRONMENT_NAME_PATTERN, MAX_APPROVALS, setEnvironmentProtection } from '../../domain/projects.js';
 import { ROLES } from '../../wire/role.js';
 import { reasonProperty, scopeProperties, withInput } from '../types.js';
 
@@ -59,7 +59,13 @@ export const projectTools = [
       project: scopeProperties.project,
       environment: scopeProperties.environment,
       protected: { type: 'boolean' },
-      approvals_required: { type: 'integer', enum: [1, 2], description: '2: each change there waits for a second operator.' },
+      approvals_required: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MAX_APPROVALS,
+        description: "How many distinct people's word each change there needs, the requester's ask being the first: 2 waits for one other operator's approval, 3 for two.",
+      },
+      requester_may_approve: { type: 'boolean', description: "Whether a requester's own approval counts as one of those (default false: others approve)." },
       reason: reasonProperty,
     },
     additionalProperties: false,
@@ -74,10 +80,15 @@ export const projectTools = [
     rows: (input) => [
       ...(input.protected === undefined ? [] : [{ k: 'protected', v: input.protected ? 'yes' : 'no' }]),
       ...(input.approvals_required === undefined ? [] : [{ k: 'approvals required', v: String(input.approvals_required) }]),
+      ...(input.requester_may_approve === undefined ? [] : [{ k: 'requester may approve', v: input.requester_may_approve ? 'yes' : 'no' }]),
     ],
     run: async ({ db, project, environment }, input) => ({
       project: project.slug,
-      ...(await setEnvironmentProtection(db, environment, { protected: input.protected, approvalsRequired: input.approvals_required })),
+      ...(await setEnvironmentProtection(db, environment, {
+        protected: input.protected,
+        approvalsRequired: input.approvals_required,
+        requesterMayApprove: input.requester_may_approve,
+      })),
     }),
   }),
   withInput(projectOnly).define({

@@ -12,7 +12,8 @@ import { queryKeys, readAgain } from './queryKeys';
 function staleAfter(project: string): Record<ProjectChange['what'], QueryKey[]> {
   const audit = queryKeys.audit(project);
   return {
-    documents: [queryKeys.documents(project), queryKeys.currentRevision(project), audit],
+    // A waiting proposal's card reads its document's newest revision (stale, "deploy rN instead"): the threads too.
+    documents: [queryKeys.documents(project), queryKeys.currentRevision(project), queryKeys.threads(), audit],
     // A deploy or rollback changes what is live, which the documents list carries too; a secret, the secrets.
     environment: [queryKeys.deployments(project), queryKeys.live(project), queryKeys.secrets(project), queryKeys.documents(project), audit],
     // Members, roles (the project list carries each role) and environments.

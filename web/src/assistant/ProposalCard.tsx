@@ -5,7 +5,9 @@
 // change to a protected environment asks for its name first. Accepted where
 // others must approve, it is requested: it names its change request (that
 // request's state in a sentence, live, with a link to it) and its requester
-// may still withdraw it. A decision the server refused says why here.
+// may still withdraw it. A decision the server refused says why here. One
+// that can no longer run as shown says so (stale, with what moved), and a
+// pinned deploy whose document moved on offers the newest beside it.
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { useRevisionText } from '../api/queries';
@@ -18,6 +20,7 @@ import { ActionButton } from '../ui/ActionButton';
 import { LineDiff } from '../ui/LineDiff';
 import { ALLOWED, usePermission, type Permission } from '../ui/permission';
 import { acceptButtonId, proposalCardId } from './decisionFocus';
+import { DeployInstead } from './DeployInstead';
 
 const STATUS: Record<ProposalResponse['status'], string> = {
   pending: 'waiting for your decision',
@@ -52,6 +55,7 @@ export function ProposalCard({ proposal, busy, onDecide, refusal = null }: Props
       <header>
         <h3 id={titleId}>{proposal.title}</h3>
         <span className={`status ${proposal.status}`}>{awaitsApproval ? 'waiting for a second operator' : STATUS[proposal.status]}</span>
+        {proposal.stale && <span className="status stale">stale</span>}
       </header>
       <dl className="rows">
         {proposal.rows
@@ -74,6 +78,14 @@ export function ProposalCard({ proposal, busy, onDecide, refusal = null }: Props
           Change request {request.status}: {request.sentence}.{' '}
           <Link href={requestHref(project, request.id)}>Open the change request</Link>
         </p>
+      )}
+      {proposal.stale && proposal.status === 'pending' && (
+        <p className="error card-stale" role="status">
+          Stale: {proposal.stale_reason}.
+        </p>
+      )}
+      {proposal.status === 'pending' && proposal.newer_revision !== null && (
+        <DeployInstead proposal={proposal} newer={proposal.newer_revision} permission={gate} busy={busy} onReject={() => onDecide(proposal, 'reject')} />
       )}
       {proposal.status === 'failed' && error && (
         <p className="error" role="status">

@@ -22,6 +22,9 @@ export function DecideDialog({ request, decision, withdrawing, onDecide, onClose
   const [comment, setComment] = useState('');
   const commentId = useId();
   const title = requestTitle(request);
+  // Approvals still to come, this one included: the last one runs the change.
+  const left = Math.max(1, request.approvals_required - 1 - request.approvals.filter((a) => a.dismissed_because === null).length);
+  const last = left === 1;
   if (decision === 'approve') {
     return (
       <ConfirmDialog
@@ -31,12 +34,22 @@ export function DecideDialog({ request, decision, withdrawing, onDecide, onClose
         confirmLabel="Approve"
         question={
           <>
-            Approving runs <strong>{title}</strong> now, as {request.requested_by} asked it, with your approval in the audit.
+            {last ? (
+              <>
+                Approving runs <strong>{title}</strong> now, as {request.requested_by} asked it, with your approval in the audit.
+              </>
+            ) : (
+              <>
+                Your approval is recorded; <strong>{title}</strong> runs once {left - 1 === 1 ? 'one more operator approves' : `${left - 1} more operators approve`}.
+              </>
+            )}
           </>
         }
         onClose={onClose}
-        onConfirm={() => onDecide('')}
+        onConfirm={() => onDecide(comment.trim())}
       >
+        <label htmlFor={commentId}>Comment (optional, shown with your approval)</label>
+        <textarea id={commentId} className="decide-comment" value={comment} onChange={(e) => setComment(e.target.value)} maxLength={2000} rows={2} />
         <RequestChange request={request} />
       </ConfirmDialog>
     );

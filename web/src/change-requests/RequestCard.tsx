@@ -83,6 +83,22 @@ export function RequestCard({ request, me, linked = false, refusal = null, onRef
             <dd>a conversation{request.proposal ? ', whose proposal waits on this request' : ''}</dd>
           </div>
         )}
+        {request.approvals.length > 0 && (
+          <div>
+            <dt>approved by</dt>
+            <dd>
+              <ul className="approvals">
+                {request.approvals.map((a) => (
+                  <li key={`${a.by}-${a.at}`} className={a.dismissed_because ? 'dismissed' : undefined}>
+                    {a.by} <span className="muted">{shortTime(a.at)}</span>
+                    {a.comment && <span className="reason"> “{a.comment}”</span>}
+                    {a.dismissed_because && <span className="muted"> — dismissed: {a.dismissed_because}</span>}
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </div>
+        )}
         {request.decided_by && (
           <div>
             <dt>decided by</dt>

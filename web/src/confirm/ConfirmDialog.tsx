@@ -45,8 +45,8 @@ export function ConfirmDialog({ title, open, names, confirmLabel, question, chil
   }, [open]);
   useEffect(() => {
     if (!open) return;
-    // The first field (a name to type, a comment to write) takes the focus; with none, the confirm button.
-    (form.current?.querySelector<HTMLElement>('input[type="text"], input:not([type]), textarea') ?? confirmButton.current)?.focus();
+    // The first field to fill (a name to type, a comment or reason asked for) takes the focus, an optional one never; with none, the confirm button.
+    (form.current?.querySelector<HTMLElement>('input[type="text"], input:not([type]), textarea[required]') ?? confirmButton.current)?.focus();
     return () => {
       const back = opener.current;
       opener.current = null;

@@ -110,6 +110,7 @@ function EditorPage({ project, path }: { project: string; path: string }) {
           path={path}
           environment={environment}
           protectedHere={here?.protected}
+          approvalsHere={here?.approvals_required ?? 1}
           revision={doc.saved?.revision}
           deployBlocked={deployBlock({ saved: doc.saved, dirty: doc.dirty, environment, diagnostics: savedProblems })}
           liveRevision={liveRevision}

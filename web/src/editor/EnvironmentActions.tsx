@@ -14,6 +14,8 @@ interface Props {
   environment: string | undefined;
   /** Whether the environment is protected; undefined while unknown. */
   protectedHere: boolean | undefined;
+  /** How many people's word a change here needs: above 1, a deploy asks why, for its approvers. */
+  approvalsHere: number;
   /** The saved revision, the one Deploy puts live. */
   revision: number | undefined;
   /** Why Deploy cannot run now; '' when it can. */
@@ -23,12 +25,12 @@ interface Props {
   mayDeploy: Permission;
   mayRollback: Permission;
   busy: boolean;
-  onDeploy: (revision: number) => void;
+  onDeploy: (revision: number, reason: string | null) => void;
   onRollback: () => void;
 }
 
 export function EnvironmentActions(props: Props) {
-  const { project, path, environment, protectedHere, revision, deployBlocked, liveRevision, mayDeploy, mayRollback, busy, onDeploy, onRollback } = props;
+  const { project, path, environment, protectedHere, approvalsHere, revision, deployBlocked, liveRevision, mayDeploy, mayRollback, busy, onDeploy, onRollback } = props;
   const [asking, setAsking] = useState<'deploy' | 'rollback' | null>(null);
   const close = () => setAsking(null);
   return (
@@ -37,7 +39,7 @@ export function EnvironmentActions(props: Props) {
         permission={mayDeploy}
         disabled={busy || deployBlocked !== ''}
         title={deployBlocked || `Deploy the saved revision to ${environment ?? ''}`}
-        onClick={() => (protectedHere ? setAsking('deploy') : revision !== undefined && onDeploy(revision))}
+        onClick={() => (protectedHere ? setAsking('deploy') : revision !== undefined && onDeploy(revision, null))}
       >
         Deploy
       </ActionButton>
@@ -55,11 +57,12 @@ export function EnvironmentActions(props: Props) {
           environment={environment}
           path={path}
           revision={revision}
+          approvals={approvalsHere}
           open={asking === 'deploy'}
           onClose={close}
-          onConfirm={() => {
+          onConfirm={(reason) => {
             close();
-            onDeploy(revision);
+            onDeploy(revision, reason);
           }}
         />
       )}

@@ -52,8 +52,8 @@ export function useDocumentActions({ project, path, environment, mayWrite, doc, 
   });
 
   const deploy = useMutation({
-    mutationFn: ({ revision, environment }: { revision: number; environment: string }) =>
-      runTool<{ deployment: number }>('deploy', { project, environment, path, revision }),
+    mutationFn: ({ revision, environment, reason }: { revision: number; environment: string; reason: string | null }) =>
+      runTool<{ deployment: number }>('deploy', { project, environment, path, revision, ...(reason ? { reason } : {}) }),
     onMutate: () => notice.clear(),
     onSuccess: (done, { revision, environment }) => {
       // On an environment that requires two approvals, the deploy opened a change request instead.
@@ -86,8 +86,9 @@ export function useDocumentActions({ project, path, environment, mayWrite, doc, 
       if (!doc.dirty && doc.saved) return notice.say(`Nothing to save: r${doc.saved.revision} is saved.`);
       save.mutate({ text: editor.text(), base: doc.base });
     },
-    deploy(revision: number) {
-      if (environment) deploy.mutate({ revision, environment });
+    /** `reason`: why, for the approvers of the change request it opens (null where it runs at once). */
+    deploy(revision: number, reason: string | null) {
+      if (environment) deploy.mutate({ revision, environment, reason });
     },
     rollback() {
       if (environment) rollback.mutate(environment);

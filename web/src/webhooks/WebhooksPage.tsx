@@ -17,6 +17,7 @@ import './webhooks.css';
 
 const EVENT_LABELS: Record<WebhookEvent, string> = {
   'change_request.opened': 'Request opened',
+  'change_request.partially_approved': 'Each approval while more are needed',
   'change_request.approved': 'Approved',
   'change_request.declined': 'Declined',
   'change_request.stale': 'Stale',
