@@ -112,7 +112,7 @@ export class AgentAnswer {
     const before = this.toolCalls.get(call.toolCallId);
     this.blockEnded = true;
     if (!before && this.toolCalls.size >= MAX_TOOL_CALLS) return;
-    if (!before) this.firstUpdates.set(call.toolCallId, { title: call.title ?? null, rawInput: call.rawInput ?? null });
+    if (!before) this.firstUpdates.set(call.toolCallId, { title: call.title ?? null, rawInput: call.rawInput ?? null, meta: call._meta ?? null });
     const view: ToolCall = {
       id: call.toolCallId.slice(0, MAX_LABEL_CHARS),
       title: redactCredentials((call.title ?? before?.title ?? call.toolCallId).slice(0, MAX_LABEL_CHARS)),
