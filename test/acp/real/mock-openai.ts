@@ -1,5 +1,7 @@
-// A mock of the OpenAI Responses API as Codex (codex-acp 0.16.0, codex core
-// 0.137) speaks it, on 127.0.0.1: `POST …/v1/responses` answered as server-sent
+// A mock of the OpenAI Responses API as Codex (codex-acp 2.6.0, Codex 0.166)
+// speaks it, on 127.0.0.1 (its default model gets its tools in code mode: an
+// `additional_tools` input item whose `exec` runs JavaScript that calls the
+// nested tools, MCP ones by `tools.mcp__aion__NAME`): `POST …/v1/responses` answered as server-sent
 // events (response.created, response.output_item.added, for text a
 // response.output_text.delta, response.output_item.done, response.completed
 // with usage: what Codex needs to end a sampling request). Its built-in
