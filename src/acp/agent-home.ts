@@ -89,11 +89,13 @@ const CLAUDE_SETTINGS = {
 };
 
 /**
- * Codex (codex-acp 0.16): every action asks but its known-safe reads; no
- * shell tool, no web search; its own bubblewrap sandbox off, since it cannot
- * nest inside Aion's, which contains it instead; nothing reported home.
+ * Codex (codex-acp 2.6, Codex 0.166; `untrusted` approvals are gone): asks on
+ * request (Aion sets its `read-only` mode, where every write and every MCP
+ * tool not marked read-only asks); no shell tool, no web search; its own
+ * bubblewrap sandbox off, since it cannot nest inside Aion's, which contains
+ * it instead; nothing reported home.
  */
-const CODEX_CONFIG = `approval_policy = "untrusted"
+const CODEX_CONFIG = `approval_policy = "on-request"
 sandbox_mode = "danger-full-access"
 web_search = "disabled"
 check_for_update_on_startup = false

@@ -1,5 +1,7 @@
 // The answer of one agent turn, built from its session/updates as they come:
-// message chunks become its text, tool calls (upserted by toolCallId, from
+// message chunks become its text (a tool call or plan between two runs of
+// chunks ends a text block: the blocks are joined with a blank line, as the
+// built-in's are), tool calls (upserted by toolCallId, from
 // updates and permission requests alike, as Zed does) and the plan are shown
 // on it, and the writes the agent calls through /mcp are its proposals. Its
 // text is cut at the configured size and its tool calls and plan are bounded,
@@ -21,6 +23,8 @@ export class AgentAnswer {
   private readonly chunks: string[] = [];
   private bytes = 0;
   private cut = false;
+  /** Whether a tool call or plan came since the last text: the next text starts a new block. */
+  private blockEnded = false;
   /** What of the text the stream has not shown yet: a credential may be split between chunks. */
   private readonly shown = new CredentialFilter();
   private readonly toolCalls = new Map<string, ToolCall>();
@@ -47,13 +51,15 @@ export class AgentAnswer {
   apply(update: acp.SessionUpdate): void {
     switch (update.sessionUpdate) {
       case 'agent_message_chunk':
-        if (update.content.type === 'text') this.addText(update.content.text);
+        if (update.content.type === 'text') this.addText(`${this.blockEnded ? this.separator() : ''}${update.content.text}`);
+        this.blockEnded = false;
         return;
       case 'tool_call':
       case 'tool_call_update':
         this.upsertToolCall(update);
         return;
       case 'plan':
+        this.blockEnded = true;
         this.plan = update.entries
           .slice(0, MAX_PLAN_ENTRIES)
           .map(({ content, priority, status }) => ({ content: redactCredentials(content.slice(0, MAX_LABEL_CHARS)), priority, status }));
@@ -82,8 +88,14 @@ export class AgentAnswer {
 
   /** A sentence of Aion's own at the end of the answer. */
   note(sentence: string): void {
+    this.addText(`${this.separator()}${sentence}`);
+  }
+
+  /** What makes a blank line between the text so far and a new block (nothing before the first). */
+  private separator(): string {
     const last = this.chunks.at(-1) ?? '';
-    this.addText(`${last === '' ? '' : last.endsWith('\n') ? '\n' : '\n\n'}${sentence}`);
+    if (last === '' || last.endsWith('\n\n')) return '';
+    return last.endsWith('\n') ? '\n' : '\n\n';
   }
 
   /** The kind an earlier update gave the tool call, if any. */
@@ -98,8 +110,9 @@ export class AgentAnswer {
 
   upsertToolCall(call: acp.ToolCallUpdate, refused?: string): void {
     const before = this.toolCalls.get(call.toolCallId);
+    this.blockEnded = true;
     if (!before && this.toolCalls.size >= MAX_TOOL_CALLS) return;
-    if (!before) this.firstUpdates.set(call.toolCallId, { title: call.title ?? null, rawInput: call.rawInput ?? null });
+    if (!before) this.firstUpdates.set(call.toolCallId, { title: call.title ?? null, rawInput: call.rawInput ?? null, meta: call._meta ?? null });
     const view: ToolCall = {
       id: call.toolCallId.slice(0, MAX_LABEL_CHARS),
       title: redactCredentials((call.title ?? before?.title ?? call.toolCallId).slice(0, MAX_LABEL_CHARS)),

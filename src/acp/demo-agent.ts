@@ -30,7 +30,9 @@
 // current); with DEMO_AGENT_EXIT_ON_SESSION set it exits on session/new;
 // with DEMO_AGENT_STDIO_MCP set it advertises no MCP over HTTP, and runs the
 // stdio MCP server it is given instead; with DEMO_AGENT_LOAD set it
-// advertises session/load, and loads any session id it is given.
+// advertises session/load, and loads any session id it is given; with
+// DEMO_AGENT_BARE_LINES set it ends no line it says with a line break (as
+// models end their text blocks).
 import { spawn } from 'node:child_process';
 import { appendFile, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -144,7 +146,7 @@ async function answer(
   const say = (words: string) =>
     client.notify(acp.methods.client.session.update, {
       sessionId: params.sessionId,
-      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: `${words}\n` } },
+      update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: process.env.DEMO_AGENT_BARE_LINES ? words : `${words}\n` } },
     });
   const update = (u: acp.SessionUpdate) => client.notify(acp.methods.client.session.update, { sessionId: params.sessionId, update: u });
 

@@ -1,7 +1,9 @@
 // session/request_permission, decided by rule and never by the agent
 // (DESIGN.md §6). First by kind: a shell, a fetch, a delete, a move and any
 // kind ACP does not name are refused, whatever the title, name or metadata
-// say. Then by verified identity: a call of Aion's own MCP server is
+// say — but for Codex's MCP approvals, which it marks as such and sends, like
+// every MCP call of its code mode, with kind `execute`: those are one of
+// Aion's tools or refused. Then by verified identity: a call of Aion's own MCP server is
 // recognised only by the structured markers each agent puts on it for the
 // server name Aion passed in session/new — never by its title, which an agent
 // fills with free text — and allowed (the executor makes its writes
@@ -24,10 +26,11 @@ export interface PermissionContext {
   editShared(oldText: string | null, newText: string): Promise<void>;
 }
 
-/** The first `tool_call` update of a call: its title and raw input, as the agent set them. */
+/** The first `tool_call` update of a call: its title, raw input and metadata, as the agent set them. */
 export interface EarlierUpdate {
   title: string | null;
   rawInput: unknown;
+  meta: Record<string, unknown> | null;
 }
 
 export type PermissionDecision = { allowed: true } | { allowed: false; sentence: string };
@@ -42,6 +45,11 @@ const DECIDABLE_KINDS = new Set<string>(['read', 'edit', 'search', 'think', 'oth
 
 export async function decidePermission(request: acp.RequestPermissionRequest, context: PermissionContext): Promise<PermissionDecision> {
   const call = request.toolCall;
+  const codex = codexMcpToolOf(request, context.earlier);
+  if (codex !== undefined) {
+    if (codex === null) return { allowed: false, sentence: refusalSentence('other') };
+    return context.isAionTool(codex) ? { allowed: true } : { allowed: false, sentence: `Aion serves no tool ${codex} to this conversation` };
+  }
   // ACP's default kind is `other`; a kind it does not name is refused like a shell.
   const kind: string = call.kind ?? context.knownKind ?? 'other';
   if (REFUSED_KINDS.has(kind) || !DECIDABLE_KINDS.has(kind)) return { allowed: false, sentence: refusalSentence(kind) };
@@ -67,13 +75,6 @@ export function aionToolOf(call: acp.ToolCallUpdate, earlier: EarlierUpdate | nu
   // claude-agent-acp: the SDK's tool name, `mcp__aion__read_document`.
   const claude = recordOf(meta.claudeCode)?.toolName;
   if (typeof claude === 'string') return after(claude, `mcp__${AION_MCP_NAME}__`);
-  // Codex: an MCP approval names its server, and the call's own update (same id) named server and tool.
-  const raw = recordOf(call.rawInput);
-  if (recordOf(recordOf(raw?.request)?._meta)?.codex_approval_kind === 'mcp_tool_call') {
-    const invoked = recordOf(earlier?.rawInput);
-    const same = raw?.id === `mcp_tool_call_approval_${call.toolCallId}` && raw.server_name === AION_MCP_NAME && invoked?.server === AION_MCP_NAME;
-    return same && typeof invoked.tool === 'string' ? invoked.tool : null;
-  }
   // Gemini CLI: its MCP tools' call ids are `mcp_aion_read_document__<n>`… (the server's name, the tool's, a counter).
   const gemini = /^mcp_([A-Za-z0-9-]+)_([A-Za-z0-9_]+?)__/.exec(call.toolCallId);
   if (gemini) return gemini[1] === AION_MCP_NAME ? (gemini[2] ?? null) : null;
@@ -83,6 +84,21 @@ export function aionToolOf(call: acp.ToolCallUpdate, earlier: EarlierUpdate | nu
   const registered = earlier?.title ?? '';
   if (call.title && registered === `${AION_MCP_NAME}-${call.title}`) return call.title;
   return null;
+}
+
+/**
+ * Codex (codex-acp 2.x): undefined when the request is no MCP approval of
+ * its; else the Aion tool it asks for, or null for another server's. The
+ * request says it is an MCP tool approval (`_meta.is_mcp_tool_approval`),
+ * and the call's own first update (the same id) was an MCP call
+ * (`_meta.is_mcp_tool_call`) whose raw input names the server and tool
+ * Codex invoked — not text the model wrote.
+ */
+function codexMcpToolOf(request: acp.RequestPermissionRequest, earlier: EarlierUpdate | null): string | null | undefined {
+  if (request._meta?.is_mcp_tool_approval !== true) return undefined;
+  const invoked = recordOf(earlier?.rawInput);
+  if (earlier?.meta?.is_mcp_tool_call !== true || invoked?.server !== AION_MCP_NAME) return null;
+  return typeof invoked.tool === 'string' ? invoked.tool : null;
 }
 
 function after(name: string, prefix: string): string | null {

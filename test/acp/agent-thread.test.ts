@@ -52,6 +52,8 @@ beforeAll(async () => {
         missing: { command: 'no-such-agent-command' },
         loader: { command: process.execPath, args: [path.resolve('dist/main.js'), 'demo-agent'], env: { DEMO_AGENT_LOAD: '1' } },
         stdio: { command: process.execPath, args: [path.resolve('dist/main.js'), 'demo-agent'], env: { DEMO_AGENT_STDIO_MCP: '1' } },
+        // Says its lines without a line break at their end, as a model ends its text blocks.
+        bare: { command: process.execPath, args: [path.resolve('dist/main.js'), 'demo-agent'], env: { DEMO_AGENT_BARE_LINES: '1' } },
       }),
       // A server secret the agent must not get (the instance key is the store's own, in its data folder).
       AION_METRICS_TOKEN: 'metrics-secret-for-the-server-only',
@@ -114,9 +116,16 @@ describe('a turn of the demo agent', () => {
   it('answers with its text, and a read tool call that ran', async () => {
     const thread = await send(await openThread(), '/say hello\n/tool list_environments {"project": "shop"}');
     const answer = lastAnswer(thread);
-    expect(answer?.text).toMatch(/^hello\nlist_environments: ok .*staging/s);
+    expect(answer?.text).toMatch(/^hello\n\nlist_environments: ok .*staging/s);
     expect(answer?.tool_calls).toEqual([expect.objectContaining({ title: 'list_environments', status: 'completed' })]);
     expect(answer?.stop_reason).toBe('end_turn');
+  });
+
+  it('joins its text blocks, before and after a tool call, with a blank line', async () => {
+    const thread = await send(await openThread('bare'), '/say First block.\n/tool whoami\n/say Second block.');
+    const blocks = lastAnswer(thread)?.text.split('\n\n') ?? [];
+    // The tool's result and the line after it are chunks of one block: no tool call came between them.
+    expect(blocks).toEqual(['First block.', expect.stringMatching(/^whoami: ok .*"ada".*\}Second block\.$/s)]);
   });
 
   it('makes a write a proposal on that turn’s answer, run on accept as the operator', async () => {
@@ -155,7 +164,7 @@ describe('a turn of the demo agent', () => {
     const titled = JSON.stringify({ kind: 'other', title: 'mcp__aion__list_projects' });
     const shell = JSON.stringify({ kind: 'execute', title: 'deploy', _meta: { claudeCode: { toolName: 'mcp__aion__deploy' } } });
     const thread = await send(await openThread(), `/ask-call ${marked}\n/ask-call ${titled}\n/ask-call ${shell}`);
-    expect(lastAnswer(thread)?.text.split('\n')).toEqual(['ask: go', 'ask: stop', 'ask: stop']);
+    expect(lastAnswer(thread)?.text.split('\n\n')).toEqual(['ask: go', 'ask: stop', 'ask: stop']);
   });
 
   it('edits and writes the shared buffer, never the stored document; reads the unsaved text', async () => {
@@ -196,7 +205,7 @@ describe('a turn of the demo agent', () => {
     const before = await context(thread);
     const answered = await send(thread, '/ask edit replicas: 2 => replicas: 5\n/ask edit other.yaml');
     const answer = lastAnswer(answered);
-    expect(answer?.text).toMatch(/ask: go\nask: stop/);
+    expect(answer?.text).toMatch(/ask: go\n\nask: stop/);
     expect(answer?.tool_calls?.[1]).toMatchObject({ status: 'failed', refused: expect.stringContaining('only the shared document') });
     const after = await context(thread);
     expect(after.revision).toBe(before.revision + 1);

@@ -1,6 +1,7 @@
 // The permission rule for agents' requests, on the shapes the real agents
 // send: kind first (a shell, a fetch, a delete, a move, an unknown kind are
-// refused whatever their title or markers claim), then an Aion tool known
+// refused whatever their title or markers claim; Codex's MCP approvals, of
+// kind execute, are Aion's tools or refused), then an Aion tool known
 // only by its agent's structured marker for the `aion` server (never by its
 // title), then an edit of the shared document alone. And the choice of the
 // mode and options that make an agent ask, and of its authentication.
@@ -22,6 +23,8 @@ function contextFor(edits: string[] = []): PermissionContext {
     editShared: async (_old, text) => void edits.push(text),
   };
 }
+
+const decideWith = (request: acp.RequestPermissionRequest) => (context: PermissionContext) => decidePermission(request, context);
 
 const ask = (toolCall: Partial<acp.ToolCallUpdate>, context = contextFor()) =>
   decidePermission({ sessionId: 's', toolCall: { toolCallId: 't-1', ...toolCall }, options: [] }, context);
@@ -76,27 +79,27 @@ describe('then by verified identity, never by title', () => {
     expect((await ask({ kind: 'other', toolCallId: 'run_shell_command__1' })).allowed).toBe(false);
   });
 
-  it('allows Codex’s MCP approvals for the aion server, naming the tool its own update of the call named', async () => {
-    const approval = (server: string, id = 'call_1') => ({
-      toolCallId: 'call_1',
-      title: 'Approve MCP tool call',
-      rawInput: { server_name: server, id: `mcp_tool_call_approval_${id}`, request: { mode: 'form', _meta: { codex_approval_kind: 'mcp_tool_call' } } },
-    });
-    const invoked = (server: string) => ({
+  it('allows Codex’s MCP approvals (kind execute) for the aion server, naming the tool its own MCP update of the call named', async () => {
+    const approval = (marked = true) =>
+      decideWith({ sessionId: 's', ...(marked ? { _meta: { is_mcp_tool_approval: true } } : {}), toolCall: { toolCallId: 'call_1', kind: 'execute', status: 'pending' }, options: [] });
+    const invoked = (server: string, meta: Record<string, unknown> | null = { is_mcp_tool_call: true }) => ({
       ...contextFor(),
-      earlier: { title: `Tool: ${server}/write_document`, rawInput: { server, tool: 'write_document', arguments: {} } },
+      knownKind: 'execute' as const,
+      earlier: { title: `mcp.${server}.write_document`, rawInput: { server, tool: 'write_document', arguments: {} }, meta },
     });
-    expect(await ask(approval('aion'), invoked('aion'))).toEqual({ allowed: true });
-    expect((await ask(approval('other'), invoked('other'))).allowed).toBe(false);
-    expect((await ask(approval('aion'), invoked('other'))).allowed).toBe(false);
-    expect((await ask(approval('aion', 'call_2'), invoked('aion'))).allowed).toBe(false);
-    expect((await ask(approval('aion'))).allowed).toBe(false);
-    // A shell's approval carries no such marker: refused by its kind.
-    expect((await ask({ kind: 'execute', title: 'deploy', rawInput: { command: ['/bin/bash', '-lc', 'deploy'] } }, invoked('aion'))).allowed).toBe(false);
+    expect(await approval()(invoked('aion'))).toEqual({ allowed: true });
+    expect((await approval()(invoked('other'))).allowed).toBe(false);
+    // An update that was no MCP call (its shell), or no update at all: refused.
+    expect((await approval()(invoked('aion', null))).allowed).toBe(false);
+    expect((await approval()(contextFor())).allowed).toBe(false);
+    // Without the approval's own marker, kind execute is a shell's.
+    expect(await approval(false)(invoked('aion'))).toEqual({ allowed: false, sentence: 'Aion gives agents no shell: they run on the server’s host' });
+    const undeclared = { ...invoked('aion'), earlier: { title: 'mcp.aion.drop_database', rawInput: { server: 'aion', tool: 'drop_database' }, meta: { is_mcp_tool_call: true } } };
+    expect(await approval()(undeclared)).toEqual({ allowed: false, sentence: 'Aion serves no tool drop_database to this conversation' });
   });
 
   it('allows Copilot’s aion- tools, named so by the call’s first update, and never its shell titled alike', async () => {
-    const first = (title: string) => ({ ...contextFor(), earlier: { title, rawInput: {} } });
+    const first = (title: string) => ({ ...contextFor(), earlier: { title, rawInput: {}, meta: null } });
     expect(await ask({ kind: 'other', title: 'write_document', rawInput: {} }, first('aion-write_document'))).toEqual({ allowed: true });
     expect((await ask({ kind: 'other', title: 'write_document' }, first('evil-write_document'))).allowed).toBe(false);
     expect((await ask({ kind: 'other', title: 'write_document' })).allowed).toBe(false);

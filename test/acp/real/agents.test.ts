@@ -42,7 +42,7 @@ interface RealAgent {
 const AGENTS: RealAgent[] = [
   { name: 'claude', needs: ['claude', 'node22'], mock: startMockAnthropic, config: claudeAgent },
   { name: 'gemini', needs: ['gemini', 'node22'], mock: startMockGemini, config: geminiAgent },
-  { name: 'codex', needs: ['codex'], mock: startMockOpenAI, config: codexAgent },
+  { name: 'codex', needs: ['codex', 'node22'], mock: startMockOpenAI, config: codexAgent },
   { name: 'copilot', needs: ['copilot'], mock: startMockCopilot, config: (url) => copilotAgent(url) },
 ];
 

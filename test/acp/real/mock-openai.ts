@@ -1,5 +1,7 @@
-// A mock of the OpenAI Responses API as Codex (codex-acp 0.16.0, codex core
-// 0.137) speaks it, on 127.0.0.1: `POST …/v1/responses` answered as server-sent
+// A mock of the OpenAI Responses API as Codex (codex-acp 2.6.0, Codex 0.166)
+// speaks it, on 127.0.0.1 (its default model gets its tools in code mode: an
+// `additional_tools` input item whose `exec` runs JavaScript that calls the
+// nested tools, MCP ones by `tools.mcp__aion__NAME`): `POST …/v1/responses` answered as server-sent
 // events (response.created, response.output_item.added, for text a
 // response.output_text.delta, response.output_item.done, response.completed
 // with usage: what Codex needs to end a sampling request). Its built-in
@@ -25,15 +27,20 @@ interface Tool {
 
 interface ResponsesRequest {
   tools?: Tool[];
-  input?: unknown[];
+  input?: { type?: string; tools?: Tool[] }[];
 }
 
 type OutputItem = Record<string, unknown>;
 
-/** Every tool the request offers, namespaces flattened, each with its full name as the model must call it. */
-function offered(tools: Tool[] | undefined): { name: string; type: string; namespace?: string }[] {
+/**
+ * Every tool the request offers, namespaces flattened, each with its full name
+ * as the model must call it: in `tools`, or (Codex 0.166's "responses lite")
+ * in an `additional_tools` item of the input.
+ */
+function offered(request: ResponsesRequest): { name: string; type: string; namespace?: string }[] {
   const out: { name: string; type: string; namespace?: string }[] = [];
-  for (const tool of tools ?? []) {
+  const additional = (request.input ?? []).flatMap((item) => (item.type === 'additional_tools' ? (item.tools ?? []) : []));
+  for (const tool of [...(request.tools ?? []), ...additional]) {
     if (tool.type === 'namespace' && Array.isArray(tool.tools)) {
       for (const inner of tool.tools) if (inner.name) out.push({ name: inner.name, type: inner.type ?? 'function', namespace: tool.name });
     } else {
@@ -87,10 +94,24 @@ function shellCall(command: string, tools: ReturnType<typeof offered>): OutputIt
   throw new Error(`the request offers no shell tool (it offers ${tools.map((t) => t.name).join(', ')})`);
 }
 
+/** A call of Codex's code-mode `exec`: JavaScript that calls a nested tool by its name on `tools` and shows what it returned. */
+function execCall(tool: string, input: unknown): OutputItem {
+  const code = `const result = await tools.${tool}(${JSON.stringify(input)});\ntext(JSON.stringify(result));\n`;
+  return { type: 'custom_tool_call', id: `ctc_${randomUUID().replace(/-/g, '')}`, call_id: callId(), name: 'exec', input: code, status: 'completed' };
+}
+
 /** The output item a step becomes, in the agent's own tool names. */
 function itemFor(step: AnsweredStep, request: ResponsesRequest): OutputItem {
-  const tools = offered(request.tools);
+  const tools = offered(request);
   if ('say' in step) return message(step.say);
+  // Codex 0.166 offers the model's default its tools in code mode: nested tools (MCP ones deferred, unlisted) called from
+  // the JavaScript of one `exec` tool.
+  const codeMode = tools.some((t) => t.name === 'exec' && t.type === 'custom');
+  if (codeMode && 'aion' in step) return execCall(`mcp__aion__${step.aion}`, step.input);
+  if (codeMode && 'write' in step) return execCall('apply_patch', addFilePatch(step.write.path, step.write.content));
+  // Its shell, called whether or not it is offered (off, Codex answers that there is no such tool).
+  if (codeMode && 'shell' in step) return execCall('exec_command', { cmd: step.shell });
+  if (codeMode && 'fetch' in step) return execCall('exec_command', { cmd: `curl -sS ${JSON.stringify(step.fetch)}` });
   if ('aion' in step) {
     // Codex 0.137 offers MCP tools in a `namespace` tool named `mcp__aion` with their own names inside, and the call
     // carries that namespace; older builds offered plain functions `mcp__aion__read_document`.
@@ -174,7 +195,7 @@ export async function startMockOpenAI(): Promise<MockModel> {
       requests.push(parsed);
       // A side request (no tools offered, or Codex's own kind other than a turn: compaction, memories, review…)
       // gets a short answer and leaves the script alone.
-      const turn = (parsed.tools ?? []).length > 0 && requestKind(req) === 'turn';
+      const turn = offered(parsed).length > 0 && requestKind(req) === 'turn';
       const step: AnsweredStep = turn ? await script.take() : { say: 'Mock title' };
       let item: OutputItem;
       try {
