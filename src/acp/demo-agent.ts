@@ -17,6 +17,9 @@
 //   /stubborn MS (ignores session/cancel) · /flood BYTES (says that much text) ·
 //   /huge BYTES (says it in one message) ·
 //   /mode ID (says it switched to mode ID).
+// Of the ACP features of 2026: /usage USED SIZE [AMOUNT CURRENCY] (a usage_update:
+//   context used and size, the session's cumulative cost) · /tokens IN OUT [THOUGHT
+//   CACHE_READ CACHE_WRITE] (the prompt response carries that usage).
 // `\n` in TEXT and ID is a line break. Those that act on its host (/cat,
 // /touch, /connect, /link) it refuses unless the server says it runs in its
 // sandbox (AION_SANDBOXED=1): without one it acts as the server's own user.
@@ -38,6 +41,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Usage as TurnTokens } from '@agentclientprotocol/sdk/unstable';
 import { messageOf } from '../errors.js';
 
 interface DemoSession {
@@ -48,6 +52,8 @@ interface DemoSession {
   turn: AbortController | null;
   /** The operator's messages it knows of, oldest first. */
   heard: string[];
+  /** What this turn's prompt response reports it cost (/tokens). */
+  tokens: TurnTokens | null;
 }
 
 /** How Aion introduces the transcript of a conversation a new session joins (src/acp/turn.ts). */
@@ -91,7 +97,7 @@ export async function serveDemoAgent(): Promise<void> {
       await recordServers(params.mcpServers);
       const sessionId = `demo-${nextSession++}`;
       const mcp = params.mcpServers[0] ?? null;
-      sessions.set(sessionId, { cwd: params.cwd, mcp, client: null, turn: null, heard: [] });
+      sessions.set(sessionId, { cwd: params.cwd, mcp, client: null, turn: null, heard: [], tokens: null });
       const ids = (process.env.DEMO_AGENT_MODES ?? '').split(',').filter(Boolean);
       const modes = ids.length > 0 ? { currentModeId: ids[0] ?? '', availableModes: ids.map((id) => ({ id, name: id })) } : undefined;
       return { sessionId, modes };
@@ -103,7 +109,7 @@ export async function serveDemoAgent(): Promise<void> {
     })
     .onRequest(acp.methods.agent.session.load, async ({ params }) => {
       await recordServers(params.mcpServers);
-      sessions.set(params.sessionId, { cwd: params.cwd, mcp: params.mcpServers[0] ?? null, client: null, turn: null, heard: [] });
+      sessions.set(params.sessionId, { cwd: params.cwd, mcp: params.mcpServers[0] ?? null, client: null, turn: null, heard: [], tokens: null });
       return {};
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
@@ -123,12 +129,21 @@ export async function serveDemoAgent(): Promise<void> {
   await connection.closed;
 }
 
-async function answer(
+/** A prompt response with the usage ACP's unstable part lets it carry. */
+type Answered = acp.PromptResponse & { usage?: TurnTokens };
+
+async function answer(client: acp.AgentContext, params: acp.PromptRequest, session: DemoSession, signal: AbortSignal): Promise<Answered> {
+  const answered = await follow(client, params, session, signal);
+  return session.tokens ? { ...answered, usage: session.tokens } : answered;
+}
+
+async function follow(
   client: acp.AgentContext,
   params: acp.PromptRequest,
   session: DemoSession,
   signal: AbortSignal,
 ): Promise<acp.PromptResponse> {
+  session.tokens = null;
   const record = process.env.DEMO_AGENT_RECORD;
   if (record) await appendFile(record, `${JSON.stringify(params.prompt)}\n`);
   const texts = params.prompt.flatMap((b) => (b.type === 'text' ? [b.text] : []));
@@ -268,6 +283,26 @@ async function answer(
         await sleep(1000, undefined, { signal }).catch(() => undefined);
         await say(`mode: ${rest}`);
         break;
+      case '/usage': {
+        const [used = '0', size = '0', amount, currency] = restWords;
+        const cost = amount !== undefined ? { amount: Number(amount), currency: currency ?? 'USD' } : null;
+        await update({ sessionUpdate: 'usage_update', used: Number(used), size: Number(size), cost });
+        await say('usage: sent');
+        break;
+      }
+      case '/tokens': {
+        const [input = 0, output = 0, thought, cacheRead, cacheWrite] = restWords.map(Number);
+        session.tokens = {
+          inputTokens: input,
+          outputTokens: output,
+          totalTokens: input + output + (thought ?? 0),
+          ...(thought !== undefined ? { thoughtTokens: thought } : {}),
+          ...(cacheRead !== undefined ? { cachedReadTokens: cacheRead } : {}),
+          ...(cacheWrite !== undefined ? { cachedWriteTokens: cacheWrite } : {}),
+        };
+        await say('tokens: reported');
+        break;
+      }
       case '/uid':
         await say(`uid: ${process.getuid?.() ?? -1}`);
         break;

@@ -20,6 +20,7 @@ import { readFile, writeFile, type AgentFiles } from './files.js';
 import type { AgentSession, SessionOwner } from './hosting.js';
 import { actsUnasked, askingModeOf, askingOptionsOf } from './modes.js';
 import { AION_MCP_NAME, decidePermission, permissionReply } from './permissions.js';
+import { noteUsageUpdate } from './reported-usage.js';
 import { AgentStartError } from './start-error.js';
 
 /** JSON-RPC's code for "authentication required" (ACP). */
@@ -67,6 +68,7 @@ export async function openSession(
         return;
       }
       // Updates outside a turn (commands, MCP status before any prompt, a loaded history) are dropped.
+      if (update.sessionUpdate === 'usage_update' && session.turn) noteUsageUpdate(session.turn.usage, update);
       session.turn?.answer.apply(update);
     },
     requestPermission: async (request) => {

@@ -9,12 +9,14 @@ import { asc, eq } from 'drizzle-orm';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Operator } from '../access/operators.js';
 import { storeAnswer } from '../assistant/proposing.js';
+import { agentUsageRow, countAgentUsage } from '../assistant/usage.js';
 import type { ThreadRecord } from '../assistant/threads.js';
 import { unavailable } from '../errors.js';
 import { messages } from '../store/schema.js';
 import { AgentAnswer } from './answer.js';
 import type { AgentHost } from './host.js';
 import type { AgentSession, RunningAgentTurn } from './hosting.js';
+import { notePromptUsage } from './reported-usage.js';
 import type { RunningTurn } from '../turns/running-turn.js';
 
 /** Characters per token, roughly: the transcript of a new session is kept within the context budget. */
@@ -25,7 +27,11 @@ const CANCEL_GRACE_MS = 2_000;
 export async function runAgentTurn(host: AgentHost, running: RunningTurn, operator: Operator, thread: ThreadRecord, text: string): Promise<void> {
   const { deps } = host;
   const release = host.busy(thread.id);
-  const turn: RunningAgentTurn = { answer: new AgentAnswer((event) => running.emit(event), deps.config.agentAnswerMaxBytes), cancelled: false };
+  const turn: RunningAgentTurn = {
+    answer: new AgentAnswer((event) => running.emit(event), deps.config.agentAnswerMaxBytes),
+    cancelled: false,
+    usage: { agent: thread.agent ?? '', session: '' },
+  };
   const starting = new AbortController();
   let session: AgentSession | null = null;
   let stopping: NodeJS.Timeout | undefined;
@@ -47,7 +53,9 @@ export async function runAgentTurn(host: AgentHost, running: RunningTurn, operat
       if (!turn.cancelled) throw error;
     }
     if (session && !turn.cancelled) stopReason = await prompt(host, session, thread, turn, text);
-    await storeAnswer(deps, thread, { text: turn.answer.text(), blocks: turn.answer.blocks(), stopReason }, running.proposals, running);
+    const usage = turn.usage.session === '' ? null : await agentUsageRow(deps.db, thread.id, turn.usage);
+    await storeAnswer(deps, thread, { text: turn.answer.text(), blocks: turn.answer.blocks(), stopReason, agentUsage: usage }, running.proposals, running);
+    if (usage) countAgentUsage(deps.metrics, usage);
   } finally {
     clearTimeout(timeout);
     clearTimeout(stopping);
@@ -59,6 +67,7 @@ export async function runAgentTurn(host: AgentHost, running: RunningTurn, operat
 /** The prompt's stop reason: `cancelled` when the turn was, even when the agent had to be stopped for it. */
 async function prompt(host: AgentHost, session: AgentSession, thread: ThreadRecord, turn: RunningAgentTurn, text: string): Promise<acp.StopReason> {
   session.turn = turn;
+  turn.usage.session = session.sessionId;
   try {
     const answered = session.agent.agent.request('session/prompt', {
       sessionId: session.sessionId,
@@ -67,6 +76,7 @@ async function prompt(host: AgentHost, session: AgentSession, thread: ThreadReco
     // A process that dies leaves its request unanswered: its exit ends the wait.
     const exited = session.agent.exited.then(() => Promise.reject(new Error('the agent exited')));
     const response = await Promise.race([answered, exited]);
+    notePromptUsage(turn.usage, response);
     return turn.cancelled ? 'cancelled' : response.stopReason;
   } catch (error) {
     if (turn.cancelled) return 'cancelled';

@@ -80,7 +80,8 @@ export class Assistant {
 
   /** What the model calls of the operator's thread cost, failed turns included. */
   async usage(operator: Operator, threadId: string): Promise<UsageTotals> {
-    return threadUsage(this.deps.db, (await findThread(this.deps.db, operator, threadId)).id);
+    const thread = await findThread(this.deps.db, operator, threadId);
+    return threadUsage(this.deps.db, thread.id, thread.agent);
   }
 
   /** Cancels the thread's running turn, wherever it runs; false when none does. */
