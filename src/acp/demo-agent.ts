@@ -30,9 +30,13 @@
 // current); with DEMO_AGENT_EXIT_ON_SESSION set it exits on session/new;
 // with DEMO_AGENT_STDIO_MCP set it advertises no MCP over HTTP, and runs the
 // stdio MCP server it is given instead; with DEMO_AGENT_LOAD set it
-// advertises session/load, and loads any session id it is given.
+// advertises session/load, and loads any session id it is given; with
+// DEMO_AGENT_SESSIONS=DIR it keeps its sessions in DIR (what each heard) and
+// advertises session/list, session/resume and session/close over them, so any
+// of its processes, on any server sharing DIR, continues a session.
 import { spawn } from 'node:child_process';
-import { appendFile, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { appendFile, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -80,7 +84,12 @@ export async function serveDemoAgent(): Promise<void> {
       if (record) await appendFile(record, `${JSON.stringify({ clientCapabilities: params.clientCapabilities })}\n`);
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
-        agentCapabilities: { loadSession: Boolean(process.env.DEMO_AGENT_LOAD), mcpCapabilities: { http: !process.env.DEMO_AGENT_STDIO_MCP, sse: false }, promptCapabilities: {} },
+        agentCapabilities: {
+          loadSession: Boolean(process.env.DEMO_AGENT_LOAD),
+          mcpCapabilities: { http: !process.env.DEMO_AGENT_STDIO_MCP, sse: false },
+          promptCapabilities: {},
+          ...(SESSIONS ? { sessionCapabilities: { list: {}, resume: {}, close: {} } } : {}),
+        },
         agentInfo: { name: 'demo-agent', title: 'Demo agent', version: '0.1.0' },
         authMethods: process.env.DEMO_AGENT_AUTH ? [{ id: 'demo-key', name: `Use ${process.env.DEMO_AGENT_AUTH}` }] : [],
       };
@@ -95,7 +104,8 @@ export async function serveDemoAgent(): Promise<void> {
       if (process.env.DEMO_AGENT_EXIT_ON_SESSION) process.exit(4);
       if (process.env.DEMO_AGENT_AUTH && !authenticated) throw acp.RequestError.authRequired();
       await recordServers(params.mcpServers);
-      const sessionId = `demo-${nextSession++}`;
+      // Kept sessions are named apart from every other process's.
+      const sessionId = SESSIONS ? `demo-${randomUUID()}` : `demo-${nextSession++}`;
       const mcp = params.mcpServers[0] ?? null;
       sessions.set(sessionId, { cwd: params.cwd, mcp, client: null, turn: null, heard: [], tokens: null });
       const ids = (process.env.DEMO_AGENT_MODES ?? '').split(',').filter(Boolean);
@@ -105,6 +115,21 @@ export async function serveDemoAgent(): Promise<void> {
     .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
       const record = process.env.DEMO_AGENT_RECORD;
       if (record) await appendFile(record, `${JSON.stringify({ setMode: params.modeId })}\n`);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.list, async () => ({ sessions: await keptSessions() }))
+    .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
+      const kept = await keptSession(params.sessionId);
+      if (!kept) throw acp.RequestError.resourceNotFound(params.sessionId);
+      await recordServers(params.mcpServers ?? []);
+      await record({ resume: params.sessionId });
+      sessions.set(params.sessionId, { cwd: params.cwd, mcp: params.mcpServers?.[0] ?? null, client: null, turn: null, heard: kept.heard, tokens: null });
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      await record({ close: params.sessionId });
+      sessions.get(params.sessionId)?.turn?.abort();
+      sessions.delete(params.sessionId);
       return {};
     })
     .onRequest(acp.methods.agent.session.load, async ({ params }) => {
@@ -152,6 +177,7 @@ async function follow(
   const transcript = texts.filter((block) => block.startsWith(TRANSCRIPT_OPENING)).join('\n');
   const script = texts.filter((block) => !block.startsWith(TRANSCRIPT_OPENING)).join('\n');
   session.heard.push(...transcript.split('\n').flatMap((l) => (l.startsWith(OPERATOR_LINE) ? [l.slice(OPERATOR_LINE.length)] : [])), script.trim());
+  await keepSession(params.sessionId, session);
   const shared = params.prompt.flatMap((b) => (b.type === 'resource_link' ? [new URL(b.uri).pathname] : []))[0] ?? null;
   const say = (words: string) =>
     client.notify(acp.methods.client.session.update, {
@@ -349,6 +375,33 @@ async function follow(
     }
   }
   return { stopReason: signal.aborted ? 'cancelled' : 'end_turn' };
+}
+
+/** With DEMO_AGENT_SESSIONS: where its sessions are kept. */
+const SESSIONS = process.env.DEMO_AGENT_SESSIONS ?? '';
+
+const keptFile = (sessionId: string) => path.join(SESSIONS, `${sessionId.replace(/[^\w-]/g, '_')}.json`);
+
+async function keepSession(sessionId: string, session: DemoSession): Promise<void> {
+  if (SESSIONS) await writeFile(keptFile(sessionId), JSON.stringify({ sessionId, cwd: session.cwd, heard: session.heard }));
+}
+
+async function keptSession(sessionId: string): Promise<{ heard: string[] } | null> {
+  if (!SESSIONS) return null;
+  return readFile(keptFile(sessionId), 'utf8').then((text) => JSON.parse(text) as { heard: string[] }, () => null);
+}
+
+async function keptSessions(): Promise<acp.SessionInfo[]> {
+  if (!SESSIONS) return [];
+  const names = await readdir(SESSIONS).catch(() => []);
+  const kept = await Promise.all(names.map((name) => readFile(path.join(SESSIONS, name), 'utf8').then((t) => JSON.parse(t) as { sessionId: string; cwd: string }, () => null)));
+  return kept.flatMap((k) => (k ? [{ sessionId: k.sessionId, cwd: k.cwd }] : []));
+}
+
+/** With DEMO_AGENT_RECORD: appends what it was asked to that file. */
+async function record(entry: Record<string, unknown>): Promise<void> {
+  const file = process.env.DEMO_AGENT_RECORD;
+  if (file) await appendFile(file, `${JSON.stringify(entry)}\n`);
 }
 
 /** With DEMO_AGENT_RECORD: the MCP servers a session is given (its credential with them), for tests to use as the agent would. */

@@ -1,6 +1,6 @@
 // One thread's agent session: the process, started with the thread's session
-// credential and Aion's own /mcp, its ACP session (loaded where the agent
-// can, else new; `authenticate` first when the agent asks for it and was
+// credential and Aion's own /mcp, its ACP session (the thread's own resumed or
+// loaded where the agent can, else new; closed before its process stops; `authenticate` first when the agent asks for it and was
 // given the variables), put in a mode that asks before acting, and the client
 // side of the protocol — updates into the running turn's answer, permissions
 // by rule, files through the shared buffer.
@@ -115,6 +115,7 @@ export async function openSession(
     turn: null,
     close: () => {
       closed ??= (async () => {
+        await closeSession(agent, opening.sessionId);
         await agent.stop();
         await revokeSessionCredential(deps.db, deps.changes, credential.id).catch(() => undefined);
         for (const cleanup of cleanups) await cleanup().catch(() => undefined);
@@ -129,8 +130,7 @@ export async function openSession(
   signal.addEventListener('abort', abort, { once: true });
   try {
     const setup = sessionSetup(host.serverUrl, credential.token, agent.capabilities);
-    const canLoad = agent.capabilities.loadSession === true && thread.agentSession !== null;
-    const opened = canLoad ? await loadSession(agent, thread.agentSession ?? '', folders.work, setup) : null;
+    const opened = thread.agentSession === null ? null : await continueSession(agent, thread.agentSession, folders.work, setup);
     const session = opened ?? (await newSession(agent, folders.work, setup));
     opening.sessionId = session.sessionId;
     opening.needsTranscript = opened === null;
@@ -169,15 +169,51 @@ async function newSession(agent: AgentProcess, cwd: string, setup: SessionSetup)
   }
 }
 
-/** session/load of the stored session; null when the agent no longer has it. */
-async function loadSession(agent: AgentProcess, sessionId: string, cwd: string, setup: SessionSetup): Promise<OpenedSession | null> {
+/**
+ * The thread's stored session, continued (it may have been opened on another
+ * server): session/resume where the agent offers it (it continues without
+ * replaying the history), else session/load; where it offers session/list,
+ * only a session it lists. Null when it cannot or no longer has the session:
+ * a new one then gets the transcript.
+ */
+async function continueSession(agent: AgentProcess, sessionId: string, cwd: string, setup: SessionSetup): Promise<OpenedSession | null> {
+  const offers = agent.capabilities.sessionCapabilities ?? {};
+  const method = offers.resume ? 'session/resume' : agent.capabilities.loadSession === true ? 'session/load' : null;
+  if (method === null) return null;
   try {
-    // The same _meta as a new session's: a loaded session gets its own tool set afresh.
-    const loaded = await agent.agent.request('session/load', { sessionId, cwd, ...setup });
-    return { sessionId, modes: loaded.modes ?? null, configOptions: loaded.configOptions ?? null };
+    if (offers.list && !(await listed(agent, sessionId))) return null;
+    // The same _meta as a new session's: a continued session gets its own tool set afresh.
+    const continued = await agent.agent.request(method, { sessionId, cwd, ...setup });
+    return { sessionId, modes: continued.modes ?? null, configOptions: continued.configOptions ?? null };
   } catch {
     return null;
   }
+}
+
+/** How many pages of session/list are read looking for a session. */
+const LIST_PAGES = 10;
+
+async function listed(agent: AgentProcess, sessionId: string): Promise<boolean> {
+  let cursor: string | null = null;
+  for (let page = 0; page < LIST_PAGES; page++) {
+    const answer: acp.ListSessionsResponse = await agent.agent.request('session/list', cursor === null ? {} : { cursor });
+    if (answer.sessions.some((s) => s.sessionId === sessionId)) return true;
+    cursor = answer.nextCursor ?? null;
+    if (cursor === null) return false;
+  }
+  // Past what is read, it is taken at its word: the attempt to continue says.
+  return true;
+}
+
+/** How long an agent has to answer session/close before it is stopped all the same. */
+const CLOSE_TIMEOUT_MS = 2_000;
+
+/** session/close where the agent offers it: it frees what it holds for the session (its process stops next). */
+async function closeSession(agent: AgentProcess, sessionId: string): Promise<void> {
+  if (!agent.running || sessionId === '' || !agent.capabilities.sessionCapabilities?.close) return;
+  await agent.agent
+    .request('session/close', { sessionId }, { cancellationSignal: AbortSignal.timeout(CLOSE_TIMEOUT_MS), stopWaitingOnCancel: true })
+    .catch(() => undefined);
 }
 
 /**

@@ -2,10 +2,17 @@
 // spawned `ops demo-agent` (dist/main.js): what an agent reports of its cost,
 // its own session continued on another server and closed, its config options
 // and modes, and its questions to the operator.
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { threads } from '../../src/store/schema.js';
+import { startCluster, type Cluster } from '../helpers/cluster.js';
 import { client, request, type Client } from '../helpers/http.js';
+import { OPS_BIN } from '../helpers/paths.js';
+import { scratchFolder } from '../helpers/scratch.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { POSTGRES_URL } from '../helpers/store.js';
 
 interface Thread {
   id: string;
@@ -18,12 +25,18 @@ const demoAgent = (env: Record<string, string> = {}) => ({ command: process.exec
 
 let server: TestServer;
 let ada: Client;
+/** What the keeper agent was asked (DEMO_AGENT_RECORD), and where it keeps its sessions. */
+let record: string;
+let kept: string;
 
 beforeAll(async () => {
+  const folder = await scratchFolder('agent-features');
+  record = path.join(folder, 'received.jsonl');
+  kept = await scratchFolder('agent-sessions');
   server = await startTestServer('pglite', {
     demo: true,
     env: {
-      AION_AGENTS: JSON.stringify({ plain: demoAgent() }),
+      AION_AGENTS: JSON.stringify({ plain: demoAgent(), keeper: demoAgent({ DEMO_AGENT_SESSIONS: kept, DEMO_AGENT_RECORD: record }) }),
       AION_METRICS_TOKEN: METRICS_TOKEN,
       AION_AGENT_MAX: '50',
       AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT: '1',
@@ -107,5 +120,91 @@ describe('cost and context an agent reports', () => {
     await send(thread, '/usage 300 1000');
     const usage = (await ada.get(`/api/v1/assistant/threads/${thread.id}/usage`)).body as { agent: Record<string, unknown> };
     expect(usage.agent).toMatchObject({ reported_turns: 1, input_tokens: null, context: { used: 300, size: 1000 }, cost: null });
+  });
+});
+
+/** What the recording agent was asked, one JSON value a line. */
+async function recorded(file: string): Promise<unknown[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as unknown);
+}
+
+const lastAnswer = (thread: Thread) => thread.messages.at(-1)?.text ?? '';
+
+describe('the agent’s own history', () => {
+  it('resumes the thread’s own session in a new process (session/list, then session/resume), without sending the transcript', async () => {
+    const thread = await openThread('keeper');
+    await send(thread, '/say first');
+    const [row] = await server.services.db.select({ session: threads.agentSession }).from(threads).where(eq(threads.id, thread.id));
+    const session = row?.session ?? '';
+    expect(session).toMatch(/^demo-/);
+    expect((await ada.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text: '/crash' })).status).toBe(503);
+    const again = await send(thread, '/recall');
+    // The agent's own session: what it heard before the crash, and no transcript given.
+    expect(lastAnswer(again)).toBe('recall: /say first | /crash | /recall');
+    const asked = await recorded(record);
+    expect(asked).toContainEqual({ resume: session });
+    const prompts = asked.filter((entry): entry is { type: string; text: string }[] => Array.isArray(entry));
+    expect(JSON.stringify(prompts.at(-1))).not.toContain('Earlier in this conversation');
+  });
+
+  it('a session the agent no longer lists is not resumed: a new one gets the transcript', async () => {
+    const thread = await openThread('keeper');
+    await send(thread, '/say one');
+    await server.services.db.update(threads).set({ agentSession: 'demo-forgotten' }).where(eq(threads.id, thread.id));
+    await server.services.agents.stop(thread.id);
+    const again = await send(thread, '/recall');
+    expect(lastAnswer(again)).toMatch(/^recall: \/say one \| \/recall$/);
+    expect(await recorded(record)).not.toContainEqual({ resume: 'demo-forgotten' });
+  });
+
+  it('closes the agent’s session (session/close) when its agent is stopped and when the thread is deleted', async () => {
+    const thread = await openThread('keeper');
+    await send(thread, '/say one');
+    const session = async () => (await server.services.db.select({ s: threads.agentSession }).from(threads).where(eq(threads.id, thread.id)))[0]?.s ?? '';
+    const first = await session();
+    await server.services.agents.stop(thread.id);
+    expect(await recorded(record)).toContainEqual({ close: first });
+    await send(thread, '/say two');
+    const closes = (await recorded(record)).filter((e) => JSON.stringify(e) === JSON.stringify({ close: first })).length;
+    expect((await ada.delete(`/api/v1/assistant/threads/${thread.id}`)).status).toBe(204);
+    expect((await recorded(record)).filter((e) => JSON.stringify(e) === JSON.stringify({ close: first }))).toHaveLength(closes + 1);
+  });
+});
+
+describe.skipIf(!POSTGRES_URL)('the agent’s own session across servers on one PostgreSQL', () => {
+  let cluster: Cluster;
+  let sessions: string;
+  let log: string;
+
+  beforeAll(async () => {
+    sessions = await scratchFolder('cluster-sessions');
+    log = path.join(await scratchFolder('cluster-record'), 'received.jsonl');
+    const keeper = { command: process.execPath, args: [OPS_BIN, 'demo-agent'], env: { DEMO_AGENT_SESSIONS: sessions, DEMO_AGENT_RECORD: log }, sandbox: false };
+    cluster = await startCluster(2, [], { AION_AGENTS: JSON.stringify({ keeper }), AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT: '1' });
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('a thread whose turns alternate between servers continues one session of the agent’s, resumed on each', async () => {
+    const [a, b] = cluster.servers.map((s) => client(s.url, cluster.adminToken)) as [Client, Client];
+    const id = ((await a.post('/api/v1/assistant/threads', { agent: 'keeper' })).body as Thread).id;
+    for (const [on, text] of [[a, '/say one'], [b, '/say two'], [a, '/recall']] as const) {
+      const answer = await on.post(`/api/v1/assistant/threads/${id}/messages`, { text });
+      expect(answer.status, answer.text).toBe(200);
+      if (text === '/recall') expect(lastAnswer(answer.body as Thread)).toBe('recall: /say one | /say two | /recall');
+    }
+    const asked = await recorded(log);
+    const resumed = asked.filter((e): e is { resume: string } => typeof e === 'object' && e !== null && 'resume' in e);
+    expect(resumed).toHaveLength(2);
+    expect(new Set(resumed.map((r) => r.resume)).size).toBe(1);
+    // The process that lost the thread closed the session before it stopped.
+    expect(asked).toContainEqual({ close: resumed[0]?.resume });
+    const prompts = asked.filter(Array.isArray);
+    expect(JSON.stringify(prompts)).not.toContain('Earlier in this conversation');
   });
 });
