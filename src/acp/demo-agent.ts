@@ -19,7 +19,8 @@
 //   /mode ID (says it switched to mode ID).
 // Of the ACP features of 2026: /usage USED SIZE [AMOUNT CURRENCY] (a usage_update:
 //   context used and size, the session's cumulative cost) · /tokens IN OUT [THOUGHT
-//   CACHE_READ CACHE_WRITE] (the prompt response carries that usage).
+//   CACHE_READ CACHE_WRITE] (the prompt response carries that usage) · /options (its
+//   mode and config options as they are now).
 // `\n` in TEXT and ID is a line break. Those that act on its host (/cat,
 // /touch, /connect, /link) it refuses unless the server says it runs in its
 // sandbox (AION_SANDBOXED=1): without one it acts as the server's own user.
@@ -27,7 +28,8 @@
 // servers each session is given and every prompt it receives to that file; with DEMO_AGENT_AUTH=VARIABLE it requires
 // `authenticate` (method `demo-key`, satisfied when VARIABLE is set) before
 // session/new; with DEMO_AGENT_MODES=a,b it offers those modes (the first
-// current); with DEMO_AGENT_EXIT_ON_SESSION set it exits on session/new;
+// current); with DEMO_AGENT_OPTIONS set it offers config options (a model, a
+// reasoning effort, and `auto_approve`, which would skip approvals); with DEMO_AGENT_EXIT_ON_SESSION set it exits on session/new;
 // with DEMO_AGENT_STDIO_MCP set it advertises no MCP over HTTP, and runs the
 // stdio MCP server it is given instead; with DEMO_AGENT_LOAD set it
 // advertises session/load, and loads any session id it is given; with
@@ -58,6 +60,43 @@ interface DemoSession {
   heard: string[];
   /** What this turn's prompt response reports it cost (/tokens). */
   tokens: TurnTokens | null;
+  /** Its current mode, when it offers modes. */
+  mode: string | null;
+  /** Its config options, when it offers them (DEMO_AGENT_OPTIONS). */
+  options: acp.SessionConfigOption[];
+}
+
+const MODES = (process.env.DEMO_AGENT_MODES ?? '').split(',').filter(Boolean);
+
+/** With DEMO_AGENT_OPTIONS: a model, a reasoning effort, and a switch that would skip approvals. */
+function demoOptions(): acp.SessionConfigOption[] {
+  if (!process.env.DEMO_AGENT_OPTIONS) return [];
+  return [
+    {
+      id: 'model',
+      name: 'Model',
+      category: 'model',
+      type: 'select',
+      currentValue: 'demo-small',
+      options: [
+        { value: 'demo-small', name: 'Demo small' },
+        { value: 'demo-large', name: 'Demo large', description: 'Slower, says more' },
+      ],
+    },
+    {
+      id: 'effort',
+      name: 'Reasoning effort',
+      category: 'thought_level',
+      type: 'select',
+      currentValue: 'medium',
+      options: ['low', 'medium', 'high'].map((value) => ({ value, name: value })),
+    },
+    { id: 'auto_approve', name: 'Approve everything', type: 'boolean', currentValue: false },
+  ];
+}
+
+function demoSession(cwd: string, mcp: acp.McpServer | null, heard: string[] = []): DemoSession {
+  return { cwd, mcp, client: null, turn: null, heard, tokens: null, mode: MODES[0] ?? null, options: demoOptions() };
 }
 
 /** How Aion introduces the transcript of a conversation a new session joins (src/acp/turn.ts). */
@@ -107,15 +146,22 @@ export async function serveDemoAgent(): Promise<void> {
       // Kept sessions are named apart from every other process's.
       const sessionId = SESSIONS ? `demo-${randomUUID()}` : `demo-${nextSession++}`;
       const mcp = params.mcpServers[0] ?? null;
-      sessions.set(sessionId, { cwd: params.cwd, mcp, client: null, turn: null, heard: [], tokens: null });
-      const ids = (process.env.DEMO_AGENT_MODES ?? '').split(',').filter(Boolean);
-      const modes = ids.length > 0 ? { currentModeId: ids[0] ?? '', availableModes: ids.map((id) => ({ id, name: id })) } : undefined;
-      return { sessionId, modes };
+      const session = demoSession(params.cwd, mcp);
+      sessions.set(sessionId, session);
+      return { sessionId, ...offered(session) };
     })
     .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
-      const record = process.env.DEMO_AGENT_RECORD;
-      if (record) await appendFile(record, `${JSON.stringify({ setMode: params.modeId })}\n`);
+      await record({ setMode: params.modeId });
+      const session = sessions.get(params.sessionId);
+      if (session) session.mode = params.modeId;
       return {};
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
+      await record({ setConfigOption: params.configId, value: params.value });
+      const session = sessions.get(params.sessionId);
+      if (!session) throw acp.RequestError.resourceNotFound(params.sessionId);
+      session.options = session.options.map((o) => (o.id !== params.configId ? o : ({ ...o, currentValue: params.value } as acp.SessionConfigOption)));
+      return { configOptions: session.options };
     })
     .onRequest(acp.methods.agent.session.list, async () => ({ sessions: await keptSessions() }))
     .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
@@ -123,8 +169,9 @@ export async function serveDemoAgent(): Promise<void> {
       if (!kept) throw acp.RequestError.resourceNotFound(params.sessionId);
       await recordServers(params.mcpServers ?? []);
       await record({ resume: params.sessionId });
-      sessions.set(params.sessionId, { cwd: params.cwd, mcp: params.mcpServers?.[0] ?? null, client: null, turn: null, heard: kept.heard, tokens: null });
-      return {};
+      const session = demoSession(params.cwd, params.mcpServers?.[0] ?? null, kept.heard);
+      sessions.set(params.sessionId, session);
+      return offered(session);
     })
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       await record({ close: params.sessionId });
@@ -134,8 +181,9 @@ export async function serveDemoAgent(): Promise<void> {
     })
     .onRequest(acp.methods.agent.session.load, async ({ params }) => {
       await recordServers(params.mcpServers);
-      sessions.set(params.sessionId, { cwd: params.cwd, mcp: params.mcpServers[0] ?? null, client: null, turn: null, heard: [], tokens: null });
-      return {};
+      const session = demoSession(params.cwd, params.mcpServers[0] ?? null);
+      sessions.set(params.sessionId, session);
+      return offered(session);
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
       const session = sessions.get(params.sessionId);
@@ -329,6 +377,9 @@ async function follow(
         await say('tokens: reported');
         break;
       }
+      case '/options':
+        await say(`options: ${[...(session.mode !== null ? [`mode=${session.mode}`] : []), ...session.options.map((o) => `${o.id}=${String(o.currentValue)}`)].join(' ')}`);
+        break;
       case '/uid':
         await say(`uid: ${process.getuid?.() ?? -1}`);
         break;
@@ -375,6 +426,14 @@ async function follow(
     }
   }
   return { stopReason: signal.aborted ? 'cancelled' : 'end_turn' };
+}
+
+/** The modes and config options a session offers, as session/new, load and resume answer them. */
+function offered(session: DemoSession): { modes?: acp.SessionModeState; configOptions?: acp.SessionConfigOption[] } {
+  return {
+    ...(session.mode !== null ? { modes: { currentModeId: session.mode, availableModes: MODES.map((id) => ({ id, name: id })) } } : {}),
+    ...(session.options.length > 0 ? { configOptions: session.options } : {}),
+  };
 }
 
 /** With DEMO_AGENT_SESSIONS: where its sessions are kept. */

@@ -15,6 +15,7 @@ import type { AgentLogSink } from './agent-log.js';
 import type { AgentProcess } from './agent-process.js';
 import type { AgentAnswer } from './answer.js';
 import type { AgentFiles } from './files.js';
+import type { SessionOptions } from './options.js';
 
 export interface AgentHostDeps {
   db: Db;
@@ -59,6 +60,8 @@ export interface AgentSession {
   files: AgentFiles;
   /** A new session over a thread that already has messages: the next prompt carries its transcript. */
   needsTranscript: boolean;
+  /** Its modes and config options as it last reported them. */
+  offered: SessionOptions;
   turn: RunningAgentTurn | null;
   /** Stops the process and revokes its credential; then runs the cleanups given. */
   close(): Promise<void>;

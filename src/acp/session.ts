@@ -20,6 +20,7 @@ import { readFile, writeFile, type AgentFiles } from './files.js';
 import type { AgentSession, SessionOwner } from './hosting.js';
 import { actsUnasked, askingModeOf, askingOptionsOf } from './modes.js';
 import { AION_MCP_NAME, decidePermission, permissionReply } from './permissions.js';
+import { storeOptions, type SessionOptions } from './options.js';
 import { noteUsageUpdate } from './reported-usage.js';
 import { AgentStartError } from './start-error.js';
 
@@ -55,6 +56,12 @@ export async function openSession(
     const context = await deps.contexts.read(thread.id);
     return context.shared && context.document ? `${folders.work}/${context.document.path}` : null;
   };
+  /** What the session offers changed: kept, and shown on the thread. */
+  const noteOffered = (session: AgentSession, update: Extract<acp.SessionUpdate, { sessionUpdate: 'config_option_update' | 'current_mode_update' }>) => {
+    if (update.sessionUpdate === 'config_option_update') session.offered.configOptions = update.configOptions;
+    else if (session.offered.modes) session.offered.modes = { ...session.offered.modes, currentModeId: update.currentModeId };
+    void storeOptions(deps.db, thread.id, config.name, session.offered).catch(() => undefined);
+  };
   const handlers: AgentClientHandlers = {
     update: ({ sessionId, update }) => {
       const session = live.session;
@@ -67,6 +74,7 @@ export async function openSession(
         void host.stop(thread.id);
         return;
       }
+      if (update.sessionUpdate === 'config_option_update' || update.sessionUpdate === 'current_mode_update') noteOffered(session, update);
       // Updates outside a turn (commands, MCP status before any prompt, a loaded history) are dropped.
       if (update.sessionUpdate === 'usage_update' && session.turn) noteUsageUpdate(session.turn.usage, update);
       session.turn?.answer.apply(update);
@@ -112,6 +120,7 @@ export async function openSession(
     sessionId: '',
     files,
     needsTranscript: false,
+    offered: { modes: null, configOptions: [] },
     turn: null,
     close: () => {
       closed ??= (async () => {
@@ -134,8 +143,9 @@ export async function openSession(
     const session = opened ?? (await newSession(agent, folders.work, setup));
     opening.sessionId = session.sessionId;
     opening.needsTranscript = opened === null;
-    await askBeforeActing(agent, session);
+    opening.offered = await askBeforeActing(agent, session);
     ready = true;
+    await storeOptions(deps.db, thread.id, config.name, opening.offered);
     if (!opened) await deps.db.update(threads).set({ agentSession: session.sessionId }).where(eq(threads.id, thread.id));
   } catch (error) {
     await opening.close();
@@ -220,17 +230,23 @@ async function closeSession(agent: AgentProcess, sessionId: string): Promise<voi
  * Puts the session in a mode that asks before acting and turns off any option
  * that skips asking; an agent that offers no way to ask cannot hold a thread.
  */
-async function askBeforeActing(agent: AgentProcess, session: OpenedSession): Promise<void> {
+async function askBeforeActing(agent: AgentProcess, session: OpenedSession): Promise<SessionOptions> {
   const mode = askingModeOf(session.modes);
   if ('none' in mode) {
     throw new AgentStartError(`${agent.config.name} offers no mode that asks before acting (it offers ${mode.none})`);
   }
-  if (mode.set !== null) await agent.agent.request('session/set_mode', { sessionId: session.sessionId, modeId: mode.set });
+  const modes = session.modes ? { ...session.modes } : null;
+  if (mode.set !== null && modes) {
+    await agent.agent.request('session/set_mode', { sessionId: session.sessionId, modeId: mode.set });
+    modes.currentModeId = mode.set;
+  }
   // Modes offered both ways are set once, as modes.
   const offered = session.modes?.availableModes.length ? session.configOptions?.filter((o) => o.category !== 'mode') : session.configOptions;
   const options = askingOptionsOf(offered);
   if ('none' in options) throw new AgentStartError(`${agent.config.name} cannot be made to ask before acting: ${options.none}`);
-  for (const change of options) await agent.agent.request('session/set_config_option', { ...change, sessionId: session.sessionId });
+  let configOptions = session.configOptions ?? [];
+  for (const change of options) configOptions = (await agent.agent.request('session/set_config_option', { ...change, sessionId: session.sessionId })).configOptions;
+  return { modes, configOptions };
 }
 
 interface SessionSetup {

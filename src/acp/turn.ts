@@ -11,11 +11,13 @@ import type { Operator } from '../access/operators.js';
 import { storeAnswer } from '../assistant/proposing.js';
 import { agentUsageRow, countAgentUsage } from '../assistant/usage.js';
 import type { ThreadRecord } from '../assistant/threads.js';
+import { choicesOf } from '../assistant/agent-options.js';
 import { unavailable } from '../errors.js';
 import { messages } from '../store/schema.js';
 import { AgentAnswer } from './answer.js';
 import type { AgentHost } from './host.js';
 import type { AgentSession, RunningAgentTurn } from './hosting.js';
+import { applyChoices, storeOptions } from './options.js';
 import { notePromptUsage } from './reported-usage.js';
 import type { RunningTurn } from '../turns/running-turn.js';
 
@@ -52,7 +54,10 @@ export async function runAgentTurn(host: AgentHost, running: RunningTurn, operat
     } catch (error) {
       if (!turn.cancelled) throw error;
     }
-    if (session && !turn.cancelled) stopReason = await prompt(host, session, thread, turn, text);
+    if (session && !turn.cancelled) {
+      await applyOperatorChoices(host, session, thread);
+      stopReason = await prompt(host, session, thread, turn, text);
+    }
     const usage = turn.usage.session === '' ? null : await agentUsageRow(deps.db, thread.id, turn.usage);
     await storeAnswer(deps, thread, { text: turn.answer.text(), blocks: turn.answer.blocks(), stopReason, agentUsage: usage }, running.proposals, running);
     if (usage) countAgentUsage(deps.metrics, usage);
@@ -61,6 +66,17 @@ export async function runAgentTurn(host: AgentHost, running: RunningTurn, operat
     clearTimeout(stopping);
     running.signal.removeEventListener('abort', cancel);
     release();
+  }
+}
+
+/** What the operator chose among the agent's options, set before the prompt; a failure to set one fails the turn with a sentence. */
+async function applyOperatorChoices(host: AgentHost, session: AgentSession, thread: ThreadRecord): Promise<void> {
+  try {
+    if (await applyChoices(session.agent, session.sessionId, session.offered, choicesOf(thread))) {
+      await storeOptions(host.deps.db, thread.id, session.agent.config.name, session.offered);
+    }
+  } catch (error) {
+    throw unavailable(`agent ${thread.agent} did not take the options you chose: ${session.agent.why(error)}; your message is kept`);
   }
 }
 

@@ -5,12 +5,15 @@ import { AppError } from '../errors.js';
 import { perform, type Actor } from '../domain/actions.js';
 import type { BeforeWrite, Restrictions, ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
 import { agentCall, agentTools } from './agent.js';
+import { chooseAgentOption } from './agent-options.js';
 import type { AssistantDeps } from './deps.js';
 import { acceptAll, acceptProposal, rejectProposal } from './proposals.js';
 import { runTurn } from './turn.js';
 import { givenTitle } from './thread-title.js';
 import { deleteThread, describeThread, findThread, listThreads, openThread, renameThread, type OpenThread, type ThreadPage } from './threads.js';
 import { threadUsage, type UsageTotals } from './usage.js';
+import { threadChangeTopic } from '../turns/topics.js';
+import type { AgentChoice } from '../wire/agent-options.js';
 import type { ThreadResponse } from '../wire/thread.js';
 
 export interface AssistantStatus {
@@ -76,6 +79,16 @@ export class Assistant {
     this.deps.changeRequests.withdrawn(withdrew);
     // Its agent, if it runs here, is stopped before the answer; on another server, on hearing of the delete.
     await this.deps.agents.forget(thread.id);
+  }
+
+  /** The operator chooses among the thread's agent options (a mode, an option's value); applied at the next turn's start. */
+  async chooseAgentOption(operator: Operator, threadId: string, choice: AgentChoice): Promise<ThreadResponse> {
+    const thread = await findThread(this.deps.db, operator, threadId);
+    await this.deps.changes.transaction(this.deps.db, async (tx, touch) => {
+      await chooseAgentOption(tx, thread, choice);
+      touch(threadChangeTopic(thread.operatorId, { thread: thread.id, what: 'updated' }));
+    });
+    return describeThread(this.deps.db, this.deps.projects, operator, thread.id);
   }
 
   /** What the model calls of the operator's thread cost, failed turns included. */

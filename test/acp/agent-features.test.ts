@@ -14,10 +14,16 @@ import { scratchFolder } from '../helpers/scratch.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { POSTGRES_URL } from '../helpers/store.js';
 
+interface OptionValue {
+  value: string | boolean;
+  name: string;
+  refused: string | null;
+}
 interface Thread {
   id: string;
   agent: string | null;
   messages: { role: string; text: string }[];
+  agent_options: { mode: { current: string; values: OptionValue[] } | null; options: { id: string; current: string | boolean; values: OptionValue[] }[] } | null;
 }
 
 const METRICS_TOKEN = 'metrics-token-of-the-features-test';
@@ -36,7 +42,11 @@ beforeAll(async () => {
   server = await startTestServer('pglite', {
     demo: true,
     env: {
-      AION_AGENTS: JSON.stringify({ plain: demoAgent(), keeper: demoAgent({ DEMO_AGENT_SESSIONS: kept, DEMO_AGENT_RECORD: record }) }),
+      AION_AGENTS: JSON.stringify({
+        plain: demoAgent(),
+        keeper: demoAgent({ DEMO_AGENT_SESSIONS: kept, DEMO_AGENT_RECORD: record }),
+        chooser: demoAgent({ DEMO_AGENT_OPTIONS: '1', DEMO_AGENT_MODES: 'default,yolo' }),
+      }),
       AION_METRICS_TOKEN: METRICS_TOKEN,
       AION_AGENT_MAX: '50',
       AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT: '1',
@@ -206,5 +216,66 @@ describe.skipIf(!POSTGRES_URL)('the agent’s own session across servers on one 
     expect(asked).toContainEqual({ close: resumed[0]?.resume });
     const prompts = asked.filter(Array.isArray);
     expect(JSON.stringify(prompts)).not.toContain('Earlier in this conversation');
+  });
+});
+
+describe('the agent’s config options and modes', () => {
+  const choose = (thread: Thread, choice: unknown) => ada.put(`/api/v1/assistant/threads/${thread.id}/agent-options`, choice);
+
+  it('shows what the session offers on the thread, each value that would skip approvals refused with a sentence', async () => {
+    const thread = await openThread('chooser');
+    expect(thread.agent_options).toBeNull();
+    const before = await choose(thread, { option: 'model', value: 'demo-large' });
+    expect(before.status).toBe(409);
+    expect((before.body as { error: string }).error).toMatch(/once its session opens/);
+    const shown = (await send(thread, '/say hi')).agent_options;
+    expect(shown?.mode).toEqual({
+      current: 'default',
+      values: [
+        { value: 'default', name: 'default', description: null, refused: null },
+        { value: 'yolo', name: 'yolo', description: null, refused: 'mode yolo would let chooser act without asking; Aion keeps every agent asking before it acts' },
+      ],
+    });
+    expect(shown?.options.map((o) => [o.id, o.current])).toEqual([
+      ['model', 'demo-small'],
+      ['effort', 'medium'],
+      ['auto_approve', false],
+    ]);
+    const approve = shown?.options.find((o) => o.id === 'auto_approve');
+    expect(approve?.values.map((v) => [v.value, v.refused === null])).toEqual([
+      [false, true],
+      [true, false],
+    ]);
+    expect(shown?.options.find((o) => o.id === 'model')?.values.every((v) => v.refused === null)).toBe(true);
+  });
+
+  it('the operator’s choice shows at once and is set on the agent’s session at the next turn; one that skips approvals is refused (422)', async () => {
+    const thread = await openThread('chooser');
+    await send(thread, '/say hi');
+    const chosen = await choose(thread, { option: 'model', value: 'demo-large' });
+    expect(chosen.status, chosen.text).toBe(200);
+    expect((chosen.body as Thread).agent_options?.options.find((o) => o.id === 'model')?.current).toBe('demo-large');
+    expect((await choose(thread, { option: 'effort', value: 'high' })).status).toBe(200);
+    const refusedOption = await choose(thread, { option: 'auto_approve', value: true });
+    expect(refusedOption.status).toBe(422);
+    expect((refusedOption.body as { error: string }).error).toBe('Approve everything on would let chooser act without asking; Aion keeps every agent asking before it acts');
+    const refusedMode = await choose(thread, { mode: 'yolo' });
+    expect(refusedMode.status).toBe(422);
+    expect((refusedMode.body as { error: string }).error).toMatch(/^mode yolo would let chooser act without asking/);
+    expect((await choose(thread, { option: 'model', value: 'demo-huge' })).status).toBe(422);
+    expect((await choose(thread, { option: 'temperature', value: 'hot' })).status).toBe(422);
+    expect((await choose(thread, { mode: 'plan' })).status).toBe(422);
+    expect((await choose(thread, { option: 'model' })).status).toBe(422);
+    const after = await send(thread, '/options');
+    expect(lastAnswer(after)).toBe('options: mode=default model=demo-large effort=high auto_approve=false');
+    // The choice stays the thread's: a new process (a new session) gets it too.
+    await server.services.agents.stop(thread.id);
+    expect(lastAnswer(await send(thread, '/options'))).toBe('options: mode=default model=demo-large effort=high auto_approve=false');
+  });
+
+  it('a thread of the built-in assistant has no agent options (409)', async () => {
+    const thread = await openThread(null);
+    expect(thread.agent_options).toBeNull();
+    expect((await choose(thread, { option: 'model', value: 'x' })).status).toBe(409);
   });
 });

@@ -5,6 +5,7 @@ import { invalid } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { replaceUnstorable } from '../../store/storable.js';
 import { TITLE_MAX } from '../../assistant/thread-title.js';
+import { agentChoiceSchema } from '../../wire/agent-options.js';
 import { assistantStatusSchema } from '../../wire/assistant-status.js';
 import { threadResponseSchema } from '../../wire/thread.js';
 import { usageSchema } from '../../wire/usage.js';
@@ -145,6 +146,23 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
       },
     },
     async (request) => assistant.rename(operatorOf(request), request.params.id, request.body.title),
+  );
+
+  app.put(
+    '/assistant/threads/:id/agent-options',
+    {
+      schema: {
+        operationId: 'chooseAgentOption',
+        summary: "Choose one of the agent's options: a mode, or a config option's value (beyond the spec: for the console)",
+        description:
+          "Among what the agent's session offers (`agent_options` on the thread): shown at once, applied at the next turn's start. 409 for the built-in assistant or before the agent's session first opened; 422 for what it does not offer, or a value that would let it act without asking (the sentence says so).",
+        tags,
+        params: threadParams,
+        body: agentChoiceSchema,
+        response: { 200: threadResponseSchema, ...errorResponses(401, [404, 'No such thread'], 409, 422) },
+      },
+    },
+    async (request) => assistant.chooseAgentOption(operatorOf(request), request.params.id, request.body),
   );
 
   app.get(
