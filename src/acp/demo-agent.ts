@@ -20,7 +20,8 @@
 // Of the ACP features of 2026: /usage USED SIZE [AMOUNT CURRENCY] (a usage_update:
 //   context used and size, the session's cumulative cost) · /tokens IN OUT [THOUGHT
 //   CACHE_READ CACHE_WRITE] (the prompt response carries that usage) · /options (its
-//   mode and config options as they are now).
+//   mode and config options as they are now) · /question TEXT (elicitation: a form
+//   asking for an environment, a reason and a yes/no; says what came back).
 // `\n` in TEXT and ID is a line break. Those that act on its host (/cat,
 // /touch, /connect, /link) it refuses unless the server says it runs in its
 // sandbox (AION_SANDBOXED=1): without one it acts as the server's own user.
@@ -110,6 +111,8 @@ const sessions = new Map<string, DemoSession>();
 let nextSession = 1;
 let nextToolCall = 1;
 let authenticated = false;
+/** Whether the client said it takes questions as forms. */
+let askable = false;
 
 export async function serveDemoAgent(): Promise<void> {
   const stream = acp.ndJsonStream(
@@ -121,6 +124,7 @@ export async function serveDemoAgent(): Promise<void> {
     .onRequest(acp.methods.agent.initialize, async ({ params }) => {
       const record = process.env.DEMO_AGENT_RECORD;
       if (record) await appendFile(record, `${JSON.stringify({ clientCapabilities: params.clientCapabilities })}\n`);
+      askable = params.clientCapabilities?.elicitation?.form != null;
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentCapabilities: {
@@ -375,6 +379,28 @@ async function follow(
           ...(cacheWrite !== undefined ? { cachedWriteTokens: cacheWrite } : {}),
         };
         await say('tokens: reported');
+        break;
+      }
+      case '/question': {
+        if (!askable) {
+          await say('question: the client takes no questions');
+          break;
+        }
+        const reply = await client.request(acp.methods.client.elicitation.create, {
+          sessionId: params.sessionId,
+          mode: 'form',
+          message: rest || 'Which environment?',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              environment: { type: 'string', title: 'Environment', oneOf: [{ const: 'staging', title: 'Staging' }, { const: 'production', title: 'Production' }] },
+              reason: { type: 'string', title: 'Why', maxLength: 200 },
+              careful: { type: 'boolean', title: 'Go carefully', default: true },
+            },
+            required: ['environment'],
+          },
+        });
+        await say(`question: ${reply.action}${reply.action === 'accept' ? ` ${JSON.stringify(reply.content ?? {})}` : ''}`);
         break;
       }
       case '/options':

@@ -3,7 +3,7 @@
 // loaded where the agent can, else new; closed before its process stops; `authenticate` first when the agent asks for it and was
 // given the variables), put in a mode that asks before acting, and the client
 // side of the protocol — updates into the running turn's answer, permissions
-// by rule, files through the shared buffer.
+// by rule, files through the shared buffer, questions to the operator.
 import type * as acp from '@agentclientprotocol/sdk';
 import { eq } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
@@ -21,6 +21,7 @@ import type { AgentSession, SessionOwner } from './hosting.js';
 import { actsUnasked, askingModeOf, askingOptionsOf } from './modes.js';
 import { AION_MCP_NAME, decidePermission, permissionReply } from './permissions.js';
 import { storeOptions, type SessionOptions } from './options.js';
+import { askOperator } from './questions.js';
 import { noteUsageUpdate } from './reported-usage.js';
 import { AgentStartError } from './start-error.js';
 
@@ -101,6 +102,14 @@ export async function openSession(
       }).catch((error: unknown) => ({ allowed: false as const, sentence: `the edit did not apply: ${messageOf(error)}` }));
       if (!decision.allowed) turn.answer.upsertToolCall(request.toolCall, decision.sentence);
       return permissionReply(request.options, decision.allowed);
+    },
+    createElicitation: async (request) => {
+      const running = deps.turns.runningHere(thread.id);
+      const session = live.session;
+      // Only a question of this session, inside its running turn, reaches the operator.
+      const ofSession = 'sessionId' in request && session !== undefined && request.sessionId === session.sessionId;
+      if (!running || !session?.turn || session.turn.cancelled || !ofSession) return { action: ofSession ? 'cancel' : 'decline' };
+      return askOperator(deps, running, request);
     },
     readTextFile: (request) => readFile(deps, files, request),
     writeTextFile: (request) => writeFile(deps.contexts, files, request),

@@ -6,6 +6,7 @@ import { perform, type Actor } from '../domain/actions.js';
 import type { BeforeWrite, Restrictions, ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
 import { agentCall, agentTools } from './agent.js';
 import { chooseAgentOption } from './agent-options.js';
+import { answerQuestion } from './questions.js';
 import type { AssistantDeps } from './deps.js';
 import { acceptAll, acceptProposal, rejectProposal } from './proposals.js';
 import { runTurn } from './turn.js';
@@ -14,6 +15,7 @@ import { deleteThread, describeThread, findThread, listThreads, openThread, rena
 import { threadUsage, type UsageTotals } from './usage.js';
 import { threadChangeTopic } from '../turns/topics.js';
 import type { AgentChoice } from '../wire/agent-options.js';
+import type { QuestionAnswer } from '../wire/question.js';
 import type { ThreadResponse } from '../wire/thread.js';
 
 export interface AssistantStatus {
@@ -89,6 +91,12 @@ export class Assistant {
       touch(threadChangeTopic(thread.operatorId, { thread: thread.id, what: 'updated' }));
     });
     return describeThread(this.deps.db, this.deps.projects, operator, thread.id);
+  }
+
+  /** The operator answers or declines the question the thread's agent asks in its running turn. */
+  async answerQuestion(operator: Operator, threadId: string, questionId: string, answer: QuestionAnswer): Promise<{ id: string; outcome: 'accepted' | 'declined' }> {
+    const thread = await findThread(this.deps.db, operator, threadId);
+    return answerQuestion(this.deps, operator, thread, questionId, answer);
   }
 
   /** What the model calls of the operator's thread cost, failed turns included. */

@@ -7,10 +7,12 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { threads } from '../../src/store/schema.js';
+import type { Question } from '../../src/wire/question.js';
 import { startCluster, type Cluster } from '../helpers/cluster.js';
 import { client, request, type Client } from '../helpers/http.js';
 import { OPS_BIN } from '../helpers/paths.js';
 import { scratchFolder } from '../helpers/scratch.js';
+import { followTurn } from '../helpers/sse.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { POSTGRES_URL } from '../helpers/store.js';
 
@@ -277,5 +279,91 @@ describe('the agent’s config options and modes', () => {
     const thread = await openThread(null);
     expect(thread.agent_options).toBeNull();
     expect((await choose(thread, { option: 'model', value: 'x' })).status).toBe(409);
+  });
+});
+
+describe('the agent’s questions to the operator', () => {
+
+  /** Sends `text` as `who`, and waits for the question its turn asks. */
+  async function asked(who: Client, token: string, thread: Thread, text: string, on: TestServer = server) {
+    const followed = followTurn(on.url, token, thread.id);
+    await followed.open;
+    const answer = who.post(`/api/v1/assistant/threads/${thread.id}/messages`, { text });
+    const event = await followed.until((e) => e.data.type === 'question');
+    return { followed, answer, question: (event.data as { question: Question }).question };
+  }
+
+  it('comes as a form in the conversation; the operator’s answer, checked against it, goes to the agent', async () => {
+    const thread = await openThread('plain');
+    const { followed, answer, question } = await asked(ada, server.demoTokens.ada ?? '', thread, '/question Where should I deploy?');
+    expect(question.message).toBe('Where should I deploy?');
+    expect(question.fields).toEqual([
+      { name: 'environment', title: 'Environment', description: null, type: 'choice', required: true, options: [{ value: 'staging', title: 'Staging' }, { value: 'production', title: 'Production' }], min: null, max: null, default: null },
+      { name: 'reason', title: 'Why', description: null, type: 'string', required: false, options: null, min: null, max: 200, default: null },
+      { name: 'careful', title: 'Go carefully', description: null, type: 'boolean', required: false, options: null, min: null, max: null, default: true },
+    ]);
+    const path = `/api/v1/assistant/threads/${thread.id}/questions/${question.id}`;
+    const missing = await ada.post(path, { action: 'accept', content: { reason: 'tests' } });
+    expect(missing.status).toBe(422);
+    expect((missing.body as { error: string }).error).toBe('Environment is required');
+    expect((await ada.post(path, { action: 'accept', content: { environment: 'moon' } })).status).toBe(422);
+    expect((await ada.post(path, { action: 'accept', content: { environment: 'staging', careful: 'yes' } })).status).toBe(422);
+    expect((await ada.post(path, { action: 'accept', content: { environment: 'staging', extra: 1 } })).status).toBe(422);
+    const olive = client(server.url, server.demoTokens.olive ?? '');
+    expect((await olive.post(path, { action: 'decline' })).status).toBe(404);
+    const accepted = await ada.post(path, { action: 'accept', content: { environment: 'staging', careful: false } });
+    expect(accepted.status, accepted.text).toBe(200);
+    expect(accepted.body).toEqual({ id: question.id, outcome: 'accepted' });
+    expect((await ada.post(path, { action: 'decline' })).status).toBe(409);
+    const done = await answer;
+    expect(done.status, done.text).toBe(200);
+    const said = /^question: accept (.*)$/.exec(lastAnswer(done.body as Thread));
+    expect(JSON.parse(said?.[1] ?? 'null')).toEqual({ environment: 'staging', careful: false });
+    const events = await followed.done;
+    expect(events.map((e) => e.data)).toContainEqual({ type: 'question_closed', id: question.id, outcome: 'accepted' });
+  });
+
+  it('the operator may decline', async () => {
+    const thread = await openThread('plain');
+    const { answer, question } = await asked(ada, server.demoTokens.ada ?? '', thread, '/question Which?');
+    expect((await ada.post(`/api/v1/assistant/threads/${thread.id}/questions/${question.id}`, { action: 'decline' })).body).toEqual({ id: question.id, outcome: 'declined' });
+    expect(lastAnswer((await answer).body as Thread)).toBe('question: decline');
+  });
+
+  it('a viewer never answers for an operator (403); Stop cancels the question with the turn', async () => {
+    const vic = client(server.url, server.demoTokens.vic ?? '');
+    const opened = await vic.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging', agent: 'plain' });
+    expect(opened.status, opened.text).toBe(200);
+    const thread = opened.body as Thread;
+    const { followed, answer, question } = await asked(vic, server.demoTokens.vic ?? '', thread, '/question Which?');
+    const refused = await vic.post(`/api/v1/assistant/threads/${thread.id}/questions/${question.id}`, { action: 'accept', content: { environment: 'production' } });
+    expect(refused.status).toBe(403);
+    expect((refused.body as { error: string }).error).toMatch(/^you are a viewer in shop: a viewer does not answer an agent's questions for an operator/);
+    expect(await server.services.turns.cancel(thread.id)).toBe(true);
+    const stopped = await answer;
+    expect(stopped.status, stopped.text).toBe(200);
+    expect((await followed.done).map((e) => e.data)).toContainEqual({ type: 'question_closed', id: question.id, outcome: 'cancelled' });
+    expect((await vic.post(`/api/v1/assistant/threads/${thread.id}/questions/${question.id}`, { action: 'decline' })).status).toBe(403);
+  });
+
+  it('times out with the turn: the agent is told it was cancelled, and it can no longer be answered (409)', async () => {
+    const short = await startTestServer('pglite', {
+      demo: true,
+      env: { AION_AGENTS: JSON.stringify({ plain: demoAgent() }), AION_AGENT_TURN_TIMEOUT: '2s', AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT: '1' },
+    });
+    try {
+      const token = short.demoTokens.ada ?? '';
+      const on = client(short.url, token);
+      const thread = (await on.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging', agent: 'plain' })).body as Thread;
+      const { followed, answer, question } = await asked(on, token, thread, '/question Which?', short);
+      const ended = await answer;
+      expect(ended.status, ended.text).toBe(200);
+      expect((ended.body as Thread).messages.at(-1)).toMatchObject({ role: 'assistant' });
+      expect((await followed.done).map((e) => e.data)).toContainEqual({ type: 'question_closed', id: question.id, outcome: 'cancelled' });
+      const late = await on.post(`/api/v1/assistant/threads/${thread.id}/questions/${question.id}`, { action: 'accept', content: { environment: 'staging' } });
+      expect(late.status).toBe(409);
+    } finally {
+      await short.stop();
+    }
   });
 });
