@@ -1,12 +1,21 @@
 // What /metrics says happened, beyond HTTP (http/metrics.ts): tool runs,
 // proposal decisions, turns, deployments. Every label is bounded: tool names
 // come from the catalogue, vias and outcomes are enums, models are the
-// configured provider, environments are names (the same few in every project),
+// configured provider, agents are the configured ones, environments are names (the same few in every project),
 // never a project, an operator or an id.
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import type { ModelUsage } from './assistant/providers/types.js';
 import { CHANGE_REQUEST_OPENED, type ToolRun } from './tools/executor.js';
 import type { ChangeRequestStatus } from './wire/change-request-status.js';
+
+/** The token counts an agent reported of a turn; undefined where it said nothing. */
+export interface AgentReportedTokens {
+  inputTokens?: number;
+  outputTokens?: number;
+  thoughtTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+}
 
 export type ProposalDecision = 'accepted' | 'failed' | 'rejected';
 
@@ -87,6 +96,19 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  private readonly agentTokens = new Counter({
+    name: 'aion_agent_tokens_total',
+    help: 'Tokens an ACP agent reported its own model used, by agent and kind (input, output, thought, cache_read, cache_write); a kind it never reports never appears',
+    labelNames: ['agent', 'kind'],
+    registers: [this.registry],
+  });
+  private readonly agentCost = new Counter({
+    name: 'aion_agent_cost_total',
+    help: 'What ACP agents reported their turns cost, by agent and currency',
+    labelNames: ['agent', 'currency'],
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
@@ -115,6 +137,20 @@ export class Metrics {
 
   turnEventsWritten(seconds: number): void {
     this.eventWrites.observe(seconds);
+  }
+
+  /** What an agent reported of a turn: only what it reported is counted. */
+  agentReported(agent: string, tokens: AgentReportedTokens, cost: { amount: number; currency: string } | null): void {
+    for (const [kind, value] of [
+      ['input', tokens.inputTokens],
+      ['output', tokens.outputTokens],
+      ['thought', tokens.thoughtTokens],
+      ['cache_read', tokens.cacheReadTokens],
+      ['cache_write', tokens.cacheWriteTokens],
+    ] as const) {
+      if (value !== undefined) this.agentTokens.inc({ agent, kind }, value);
+    }
+    if (cost) this.agentCost.inc({ agent, currency: cost.currency }, cost.amount);
   }
 
   modelCalled(usage: ModelUsage): void {

@@ -124,6 +124,7 @@ export async function createServices(store: Store, config: ServiceConfig, log: S
     audit,
     turns,
     config,
+    metrics,
     scratchRoot: await makeScratchRoot(),
     log: (message) => log.warn(message),
     logAgentOutput: (fields, message) => log.info(fields, message),

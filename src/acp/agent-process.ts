@@ -2,7 +2,7 @@
 // no server environment but PATH, a HOME and a working folder of its own, and
 // the variables its configuration names), the leader of its own process group
 // so stopping it stops every child it made; spoken to over ACP on its stdio as
-// a client that offers file reads and writes and never a terminal. Nothing it
+// a client that offers file reads and writes, questions as forms, and never a terminal. Nothing it
 // does or fails to do can throw outside the promises its callers await.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
@@ -19,6 +19,8 @@ export interface AgentClientHandlers {
   requestPermission(request: acp.RequestPermissionRequest): Promise<acp.RequestPermissionResponse>;
   readTextFile(request: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
   writeTextFile(request: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse>;
+  /** The agent asks the operator a question (a form). */
+  createElicitation(request: acp.CreateElicitationRequest): Promise<acp.CreateElicitationResponse>;
 }
 
 export interface AgentFolders {
@@ -135,13 +137,15 @@ export class AgentProcess {
         .onRequest(acp.methods.client.session.requestPermission, ({ params }) => handlers.requestPermission(params))
         .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => handlers.readTextFile(params))
         .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => handlers.writeTextFile(params))
+        .onRequest(acp.methods.client.elicitation.create, ({ params }) => handlers.createElicitation(params))
         .connect(stream),
     );
     const answer = await this.connection.agent.request(
       acp.methods.agent.initialize,
       {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+        // Questions as forms the operator answers in the conversation; never a URL to open.
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false, elicitation: { form: {} } },
         clientInfo: { name: 'aion-ops', title: 'Aion Ops', version: '0.1.0' },
       },
       { cancellationSignal: AbortSignal.any([signal, AbortSignal.timeout(INITIALIZE_TIMEOUT_MS)]), stopWaitingOnCancel: true },

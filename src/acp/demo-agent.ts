@@ -20,6 +20,11 @@
 //   /mode ID (says it switched to mode ID) · /fork N (starts N sleeping processes, then
 //   ends them) · /alloc MIB (holds that much memory, then lets go) · /fill PATH MIB (writes
 //   that much there, then removes it): each says how far it got and why it stopped.
+// Of the ACP features of 2026: /usage USED SIZE [AMOUNT CURRENCY] (a usage_update:
+//   context used and size, the session's cumulative cost) · /tokens IN OUT [THOUGHT
+//   CACHE_READ CACHE_WRITE] (the prompt response carries that usage) · /options (its
+//   mode and config options as they are now) · /question TEXT (elicitation: a form
+//   asking for an environment, a reason and a yes/no; says what came back).
 // `\n` in TEXT and ID is a line break. Those that act on its host (/cat,
 // /touch, /connect, /link, /fork, /alloc, /fill) it refuses unless the server says it runs in its
 // sandbox (AION_SANDBOXED=1): without one it acts as the server's own user.
@@ -27,14 +32,18 @@
 // servers each session is given and every prompt it receives to that file; with DEMO_AGENT_AUTH=VARIABLE it requires
 // `authenticate` (method `demo-key`, satisfied when VARIABLE is set) before
 // session/new; with DEMO_AGENT_MODES=a,b it offers those modes (the first
-// current); with DEMO_AGENT_EXIT_ON_SESSION set it exits on session/new;
+// current); with DEMO_AGENT_OPTIONS set it offers config options (a model, a
+// reasoning effort, and `auto_approve`, which would skip approvals); with DEMO_AGENT_EXIT_ON_SESSION set it exits on session/new;
 // with DEMO_AGENT_STDIO_MCP set it advertises no MCP over HTTP, and runs the
 // stdio MCP server it is given instead; with DEMO_AGENT_LOAD set it
 // advertises session/load, and loads any session id it is given; with
 // DEMO_AGENT_BARE_LINES set it ends no line it says with a line break (as
-// models end their text blocks).
+// models end their text blocks); with DEMO_AGENT_SESSIONS=DIR it keeps its sessions in DIR (what each heard) and
+// advertises session/list, session/resume and session/close over them, so any
+// of its processes, on any server sharing DIR, continues a session.
 import { spawn } from 'node:child_process';
-import { appendFile, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { appendFile, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -43,6 +52,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Usage as TurnTokens } from '@agentclientprotocol/sdk/unstable';
 import { messageOf } from '../errors.js';
 
 interface DemoSession {
@@ -53,6 +63,45 @@ interface DemoSession {
   turn: AbortController | null;
   /** The operator's messages it knows of, oldest first. */
   heard: string[];
+  /** What this turn's prompt response reports it cost (/tokens). */
+  tokens: TurnTokens | null;
+  /** Its current mode, when it offers modes. */
+  mode: string | null;
+  /** Its config options, when it offers them (DEMO_AGENT_OPTIONS). */
+  options: acp.SessionConfigOption[];
+}
+
+const MODES = (process.env.DEMO_AGENT_MODES ?? '').split(',').filter(Boolean);
+
+/** With DEMO_AGENT_OPTIONS: a model, a reasoning effort, and a switch that would skip approvals. */
+function demoOptions(): acp.SessionConfigOption[] {
+  if (!process.env.DEMO_AGENT_OPTIONS) return [];
+  return [
+    {
+      id: 'model',
+      name: 'Model',
+      category: 'model',
+      type: 'select',
+      currentValue: 'demo-small',
+      options: [
+        { value: 'demo-small', name: 'Demo small' },
+        { value: 'demo-large', name: 'Demo large', description: 'Slower, says more' },
+      ],
+    },
+    {
+      id: 'effort',
+      name: 'Reasoning effort',
+      category: 'thought_level',
+      type: 'select',
+      currentValue: 'medium',
+      options: ['low', 'medium', 'high'].map((value) => ({ value, name: value })),
+    },
+    { id: 'auto_approve', name: 'Approve everything', type: 'boolean', currentValue: false },
+  ];
+}
+
+function demoSession(cwd: string, mcp: acp.McpServer | null, heard: string[] = []): DemoSession {
+  return { cwd, mcp, client: null, turn: null, heard, tokens: null, mode: MODES[0] ?? null, options: demoOptions() };
 }
 
 /** How Aion introduces the transcript of a conversation a new session joins (src/acp/turn.ts). */
@@ -66,6 +115,8 @@ const sessions = new Map<string, DemoSession>();
 let nextSession = 1;
 let nextToolCall = 1;
 let authenticated = false;
+/** Whether the client said it takes questions as forms. */
+let askable = false;
 
 export async function serveDemoAgent(): Promise<void> {
   const stream = acp.ndJsonStream(
@@ -77,9 +128,15 @@ export async function serveDemoAgent(): Promise<void> {
     .onRequest(acp.methods.agent.initialize, async ({ params }) => {
       const record = process.env.DEMO_AGENT_RECORD;
       if (record) await appendFile(record, `${JSON.stringify({ clientCapabilities: params.clientCapabilities })}\n`);
+      askable = params.clientCapabilities?.elicitation?.form != null;
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
-        agentCapabilities: { loadSession: Boolean(process.env.DEMO_AGENT_LOAD), mcpCapabilities: { http: !process.env.DEMO_AGENT_STDIO_MCP, sse: false }, promptCapabilities: {} },
+        agentCapabilities: {
+          loadSession: Boolean(process.env.DEMO_AGENT_LOAD),
+          mcpCapabilities: { http: !process.env.DEMO_AGENT_STDIO_MCP, sse: false },
+          promptCapabilities: {},
+          ...(SESSIONS ? { sessionCapabilities: { list: {}, resume: {}, close: {} } } : {}),
+        },
         agentInfo: { name: 'demo-agent', title: 'Demo agent', version: '0.1.0' },
         authMethods: process.env.DEMO_AGENT_AUTH ? [{ id: 'demo-key', name: `Use ${process.env.DEMO_AGENT_AUTH}` }] : [],
       };
@@ -94,22 +151,47 @@ export async function serveDemoAgent(): Promise<void> {
       if (process.env.DEMO_AGENT_EXIT_ON_SESSION) process.exit(4);
       if (process.env.DEMO_AGENT_AUTH && !authenticated) throw acp.RequestError.authRequired();
       await recordServers(params.mcpServers);
-      const sessionId = `demo-${nextSession++}`;
+      // Kept sessions are named apart from every other process's.
+      const sessionId = SESSIONS ? `demo-${randomUUID()}` : `demo-${nextSession++}`;
       const mcp = params.mcpServers[0] ?? null;
-      sessions.set(sessionId, { cwd: params.cwd, mcp, client: null, turn: null, heard: [] });
-      const ids = (process.env.DEMO_AGENT_MODES ?? '').split(',').filter(Boolean);
-      const modes = ids.length > 0 ? { currentModeId: ids[0] ?? '', availableModes: ids.map((id) => ({ id, name: id })) } : undefined;
-      return { sessionId, modes };
+      const session = demoSession(params.cwd, mcp);
+      sessions.set(sessionId, session);
+      return { sessionId, ...offered(session) };
     })
     .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
-      const record = process.env.DEMO_AGENT_RECORD;
-      if (record) await appendFile(record, `${JSON.stringify({ setMode: params.modeId })}\n`);
+      await record({ setMode: params.modeId });
+      const session = sessions.get(params.sessionId);
+      if (session) session.mode = params.modeId;
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
+      await record({ setConfigOption: params.configId, value: params.value });
+      const session = sessions.get(params.sessionId);
+      if (!session) throw acp.RequestError.resourceNotFound(params.sessionId);
+      session.options = session.options.map((o) => (o.id !== params.configId ? o : ({ ...o, currentValue: params.value } as acp.SessionConfigOption)));
+      return { configOptions: session.options };
+    })
+    .onRequest(acp.methods.agent.session.list, async () => ({ sessions: await keptSessions() }))
+    .onRequest(acp.methods.agent.session.resume, async ({ params }) => {
+      const kept = await keptSession(params.sessionId);
+      if (!kept) throw acp.RequestError.resourceNotFound(params.sessionId);
+      await recordServers(params.mcpServers ?? []);
+      await record({ resume: params.sessionId });
+      const session = demoSession(params.cwd, params.mcpServers?.[0] ?? null, kept.heard);
+      sessions.set(params.sessionId, session);
+      return offered(session);
+    })
+    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      await record({ close: params.sessionId });
+      sessions.get(params.sessionId)?.turn?.abort();
+      sessions.delete(params.sessionId);
       return {};
     })
     .onRequest(acp.methods.agent.session.load, async ({ params }) => {
       await recordServers(params.mcpServers);
-      sessions.set(params.sessionId, { cwd: params.cwd, mcp: params.mcpServers[0] ?? null, client: null, turn: null, heard: [] });
-      return {};
+      const session = demoSession(params.cwd, params.mcpServers[0] ?? null);
+      sessions.set(params.sessionId, session);
+      return offered(session);
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client }) => {
       const session = sessions.get(params.sessionId);
@@ -128,12 +210,21 @@ export async function serveDemoAgent(): Promise<void> {
   await connection.closed;
 }
 
-async function answer(
+/** A prompt response with the usage ACP's unstable part lets it carry. */
+type Answered = acp.PromptResponse & { usage?: TurnTokens };
+
+async function answer(client: acp.AgentContext, params: acp.PromptRequest, session: DemoSession, signal: AbortSignal): Promise<Answered> {
+  const answered = await follow(client, params, session, signal);
+  return session.tokens ? { ...answered, usage: session.tokens } : answered;
+}
+
+async function follow(
   client: acp.AgentContext,
   params: acp.PromptRequest,
   session: DemoSession,
   signal: AbortSignal,
 ): Promise<acp.PromptResponse> {
+  session.tokens = null;
   const record = process.env.DEMO_AGENT_RECORD;
   if (record) await appendFile(record, `${JSON.stringify(params.prompt)}\n`);
   const texts = params.prompt.flatMap((b) => (b.type === 'text' ? [b.text] : []));
@@ -142,6 +233,7 @@ async function answer(
   const transcript = texts.filter((block) => block.startsWith(TRANSCRIPT_OPENING)).join('\n');
   const script = texts.filter((block) => !block.startsWith(TRANSCRIPT_OPENING)).join('\n');
   session.heard.push(...transcript.split('\n').flatMap((l) => (l.startsWith(OPERATOR_LINE) ? [l.slice(OPERATOR_LINE.length)] : [])), script.trim());
+  await keepSession(params.sessionId, session);
   const shared = params.prompt.flatMap((b) => (b.type === 'resource_link' ? [new URL(b.uri).pathname] : []))[0] ?? null;
   const say = (words: string) =>
     client.notify(acp.methods.client.session.update, {
@@ -273,6 +365,51 @@ async function answer(
         await sleep(1000, undefined, { signal }).catch(() => undefined);
         await say(`mode: ${rest}`);
         break;
+      case '/usage': {
+        const [used = '0', size = '0', amount, currency] = restWords;
+        const cost = amount !== undefined ? { amount: Number(amount), currency: currency ?? 'USD' } : null;
+        await update({ sessionUpdate: 'usage_update', used: Number(used), size: Number(size), cost });
+        await say('usage: sent');
+        break;
+      }
+      case '/tokens': {
+        const [input = 0, output = 0, thought, cacheRead, cacheWrite] = restWords.map(Number);
+        session.tokens = {
+          inputTokens: input,
+          outputTokens: output,
+          totalTokens: input + output + (thought ?? 0),
+          ...(thought !== undefined ? { thoughtTokens: thought } : {}),
+          ...(cacheRead !== undefined ? { cachedReadTokens: cacheRead } : {}),
+          ...(cacheWrite !== undefined ? { cachedWriteTokens: cacheWrite } : {}),
+        };
+        await say('tokens: reported');
+        break;
+      }
+      case '/question': {
+        if (!askable) {
+          await say('question: the client takes no questions');
+          break;
+        }
+        const reply = await client.request(acp.methods.client.elicitation.create, {
+          sessionId: params.sessionId,
+          mode: 'form',
+          message: rest || 'Which environment?',
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              environment: { type: 'string', title: 'Environment', oneOf: [{ const: 'staging', title: 'Staging' }, { const: 'production', title: 'Production' }] },
+              reason: { type: 'string', title: 'Why', maxLength: 200 },
+              careful: { type: 'boolean', title: 'Go carefully', default: true },
+            },
+            required: ['environment'],
+          },
+        });
+        await say(`question: ${reply.action}${reply.action === 'accept' ? ` ${JSON.stringify(reply.content ?? {})}` : ''}`);
+        break;
+      }
+      case '/options':
+        await say(`options: ${[...(session.mode !== null ? [`mode=${session.mode}`] : []), ...session.options.map((o) => `${o.id}=${String(o.currentValue)}`)].join(' ')}`);
+        break;
       case '/uid':
         await say(`uid: ${process.getuid?.() ?? -1}`);
         break;
@@ -373,6 +510,41 @@ async function answer(
     }
   }
   return { stopReason: signal.aborted ? 'cancelled' : 'end_turn' };
+}
+
+/** The modes and config options a session offers, as session/new, load and resume answer them. */
+function offered(session: DemoSession): { modes?: acp.SessionModeState; configOptions?: acp.SessionConfigOption[] } {
+  return {
+    ...(session.mode !== null ? { modes: { currentModeId: session.mode, availableModes: MODES.map((id) => ({ id, name: id })) } } : {}),
+    ...(session.options.length > 0 ? { configOptions: session.options } : {}),
+  };
+}
+
+/** With DEMO_AGENT_SESSIONS: where its sessions are kept. */
+const SESSIONS = process.env.DEMO_AGENT_SESSIONS ?? '';
+
+const keptFile = (sessionId: string) => path.join(SESSIONS, `${sessionId.replace(/[^\w-]/g, '_')}.json`);
+
+async function keepSession(sessionId: string, session: DemoSession): Promise<void> {
+  if (SESSIONS) await writeFile(keptFile(sessionId), JSON.stringify({ sessionId, cwd: session.cwd, heard: session.heard }));
+}
+
+async function keptSession(sessionId: string): Promise<{ heard: string[] } | null> {
+  if (!SESSIONS) return null;
+  return readFile(keptFile(sessionId), 'utf8').then((text) => JSON.parse(text) as { heard: string[] }, () => null);
+}
+
+async function keptSessions(): Promise<acp.SessionInfo[]> {
+  if (!SESSIONS) return [];
+  const names = await readdir(SESSIONS).catch(() => []);
+  const kept = await Promise.all(names.map((name) => readFile(path.join(SESSIONS, name), 'utf8').then((t) => JSON.parse(t) as { sessionId: string; cwd: string }, () => null)));
+  return kept.flatMap((k) => (k ? [{ sessionId: k.sessionId, cwd: k.cwd }] : []));
+}
+
+/** With DEMO_AGENT_RECORD: appends what it was asked to that file. */
+async function record(entry: Record<string, unknown>): Promise<void> {
+  const file = process.env.DEMO_AGENT_RECORD;
+  if (file) await appendFile(file, `${JSON.stringify(entry)}\n`);
 }
 
 /** With DEMO_AGENT_RECORD: the MCP servers a session is given (its credential with them), for tests to use as the agent would. */

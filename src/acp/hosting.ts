@@ -1,11 +1,13 @@
 // What the host of a server's agents and one agent's session know of each
 // other: the host's services, a running session, and what a session may ask
 // of its host. Apart from both, so neither imports the other.
+import type { AgentTurnUsage } from '../assistant/usage.js';
 import type { Config } from '../config.js';
 import type { ConversationContexts } from '../conversation/context.js';
 import type { AuditLog } from '../domain/audit.js';
 import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
+import type { Metrics } from '../metrics.js';
 import type { Executor } from '../tools/executor.js';
 import type { Turns } from '../turns/turns.js';
 import type { AgentLeases } from './agent-lease.js';
@@ -13,6 +15,7 @@ import type { AgentLogSink } from './agent-log.js';
 import type { AgentProcess } from './agent-process.js';
 import type { AgentAnswer } from './answer.js';
 import type { AgentFiles } from './files.js';
+import type { SessionOptions } from './options.js';
 
 export interface AgentHostDeps {
   db: Db;
@@ -39,6 +42,7 @@ export interface AgentHostDeps {
   >;
   /** Where the threads' scratch folders go: outside the data folder, 0700. */
   scratchRoot: string;
+  metrics: Pick<Metrics, 'agentReported'>;
   log: (message: string) => void;
   /** One structured line of what an agent said outside the protocol (./agent-log). */
   logAgentOutput: AgentLogSink;
@@ -47,6 +51,8 @@ export interface AgentHostDeps {
 export interface RunningAgentTurn {
   answer: AgentAnswer;
   cancelled: boolean;
+  /** What the agent reported of its model's cost during the turn. */
+  usage: AgentTurnUsage;
 }
 
 export interface AgentSession {
@@ -55,6 +61,8 @@ export interface AgentSession {
   files: AgentFiles;
   /** A new session over a thread that already has messages: the next prompt carries its transcript. */
   needsTranscript: boolean;
+  /** Its modes and config options as it last reported them. */
+  offered: SessionOptions;
   turn: RunningAgentTurn | null;
   /** Stops the process and revokes its credential; then runs the cleanups given. */
   close(): Promise<void>;

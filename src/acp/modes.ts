@@ -18,6 +18,11 @@ export function meaningOf(id: string): string {
   return tail.toLowerCase();
 }
 
+/** Whether a mode (by its id's meaning) asks the client before acting. */
+export function asksBeforeActing(modeId: string): boolean {
+  return ASKING_MODES.includes(meaningOf(modeId));
+}
+
 /** The mode to set: the asking one, null when the current one asks already or the agent has no modes. */
 export function askingModeOf(modes: acp.SessionModeState | null | undefined): { set: string | null } | { none: string } {
   if (!modes || modes.availableModes.length === 0) return { set: null };
@@ -54,7 +59,7 @@ export function askingOptionsOf(options: acp.SessionConfigOption[] | null | unde
 
 /** What an agent's update switched on that acts without asking (`mode yolo`, `option allow_all`), or null. */
 export function actsUnasked(update: acp.SessionUpdate): string | null {
-  if (update.sessionUpdate === 'current_mode_update' && !ASKING_MODES.includes(meaningOf(update.currentModeId))) {
+  if (update.sessionUpdate === 'current_mode_update' && !asksBeforeActing(update.currentModeId)) {
     return `mode ${update.currentModeId}`;
   }
   if (update.sessionUpdate === 'config_option_update') {

@@ -1,9 +1,9 @@
 // One thread's agent session: the process, started with the thread's session
-// credential and Aion's own /mcp, its ACP session (loaded where the agent
-// can, else new; `authenticate` first when the agent asks for it and was
+// credential and Aion's own /mcp, its ACP session (the thread's own resumed or
+// loaded where the agent can, else new; closed before its process stops; `authenticate` first when the agent asks for it and was
 // given the variables), put in a mode that asks before acting, and the client
 // side of the protocol — updates into the running turn's answer, permissions
-// by rule, files through the shared buffer.
+// by rule, files through the shared buffer, questions to the operator.
 import type * as acp from '@agentclientprotocol/sdk';
 import { eq } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
@@ -20,6 +20,9 @@ import { readFile, writeFile, type AgentFiles } from './files.js';
 import type { AgentSession, SessionOwner } from './hosting.js';
 import { actsUnasked, askingModeOf, askingOptionsOf } from './modes.js';
 import { AION_MCP_NAME, decidePermission, permissionReply } from './permissions.js';
+import { storeOptions, type SessionOptions } from './options.js';
+import { askOperator } from './questions.js';
+import { noteUsageUpdate } from './reported-usage.js';
 import { AgentStartError } from './start-error.js';
 
 /** JSON-RPC's code for "authentication required" (ACP). */
@@ -54,6 +57,12 @@ export async function openSession(
     const context = await deps.contexts.read(thread.id);
     return context.shared && context.document ? `${folders.work}/${context.document.path}` : null;
   };
+  /** What the session offers changed: kept, and shown on the thread. */
+  const noteOffered = (session: AgentSession, update: Extract<acp.SessionUpdate, { sessionUpdate: 'config_option_update' | 'current_mode_update' }>) => {
+    if (update.sessionUpdate === 'config_option_update') session.offered.configOptions = update.configOptions;
+    else if (session.offered.modes) session.offered.modes = { ...session.offered.modes, currentModeId: update.currentModeId };
+    void storeOptions(deps.db, thread.id, config.name, session.offered).catch(() => undefined);
+  };
   const handlers: AgentClientHandlers = {
     update: ({ sessionId, update }) => {
       const session = live.session;
@@ -66,7 +75,9 @@ export async function openSession(
         void host.stop(thread.id);
         return;
       }
+      if (update.sessionUpdate === 'config_option_update' || update.sessionUpdate === 'current_mode_update') noteOffered(session, update);
       // Updates outside a turn (commands, MCP status before any prompt, a loaded history) are dropped.
+      if (update.sessionUpdate === 'usage_update' && session.turn) noteUsageUpdate(session.turn.usage, update);
       session.turn?.answer.apply(update);
     },
     requestPermission: async (request) => {
@@ -92,6 +103,14 @@ export async function openSession(
       if (!decision.allowed) turn.answer.upsertToolCall(request.toolCall, decision.sentence);
       return permissionReply(request.options, decision.allowed);
     },
+    createElicitation: async (request) => {
+      const running = deps.turns.runningHere(thread.id);
+      const session = live.session;
+      // Only a question of this session, inside its running turn, reaches the operator.
+      const ofSession = 'sessionId' in request && session !== undefined && request.sessionId === session.sessionId;
+      if (!running || !session?.turn || session.turn.cancelled || !ofSession) return { action: ofSession ? 'cancel' : 'decline' };
+      return askOperator(deps, running, request);
+    },
     readTextFile: (request) => readFile(deps, files, request),
     writeTextFile: (request) => writeFile(deps.contexts, files, request),
   };
@@ -110,9 +129,11 @@ export async function openSession(
     sessionId: '',
     files,
     needsTranscript: false,
+    offered: { modes: null, configOptions: [] },
     turn: null,
     close: () => {
       closed ??= (async () => {
+        await closeSession(agent, opening.sessionId);
         await agent.stop();
         await revokeSessionCredential(deps.db, deps.changes, credential.id).catch(() => undefined);
         for (const cleanup of cleanups) await cleanup().catch(() => undefined);
@@ -127,13 +148,13 @@ export async function openSession(
   signal.addEventListener('abort', abort, { once: true });
   try {
     const setup = sessionSetup(host.serverUrl, credential.token, agent.capabilities);
-    const canLoad = agent.capabilities.loadSession === true && thread.agentSession !== null;
-    const opened = canLoad ? await loadSession(agent, thread.agentSession ?? '', folders.work, setup) : null;
+    const opened = thread.agentSession === null ? null : await continueSession(agent, thread.agentSession, folders.work, setup);
     const session = opened ?? (await newSession(agent, folders.work, setup));
     opening.sessionId = session.sessionId;
     opening.needsTranscript = opened === null;
-    await askBeforeActing(agent, session);
+    opening.offered = await askBeforeActing(agent, session);
     ready = true;
+    await storeOptions(deps.db, thread.id, config.name, opening.offered);
     if (!opened) await deps.db.update(threads).set({ agentSession: session.sessionId }).where(eq(threads.id, thread.id));
   } catch (error) {
     await opening.close();
@@ -167,32 +188,74 @@ async function newSession(agent: AgentProcess, cwd: string, setup: SessionSetup)
   }
 }
 
-/** session/load of the stored session; null when the agent no longer has it. */
-async function loadSession(agent: AgentProcess, sessionId: string, cwd: string, setup: SessionSetup): Promise<OpenedSession | null> {
+/**
+ * The thread's stored session, continued (it may have been opened on another
+ * server): session/resume where the agent offers it (it continues without
+ * replaying the history), else session/load; where it offers session/list,
+ * only a session it lists. Null when it cannot or no longer has the session:
+ * a new one then gets the transcript.
+ */
+async function continueSession(agent: AgentProcess, sessionId: string, cwd: string, setup: SessionSetup): Promise<OpenedSession | null> {
+  const offers = agent.capabilities.sessionCapabilities ?? {};
+  const method = offers.resume ? 'session/resume' : agent.capabilities.loadSession === true ? 'session/load' : null;
+  if (method === null) return null;
   try {
-    // The same _meta as a new session's: a loaded session gets its own tool set afresh.
-    const loaded = await agent.agent.request('session/load', { sessionId, cwd, ...setup });
-    return { sessionId, modes: loaded.modes ?? null, configOptions: loaded.configOptions ?? null };
+    if (offers.list && !(await listed(agent, sessionId))) return null;
+    // The same _meta as a new session's: a continued session gets its own tool set afresh.
+    const continued = await agent.agent.request(method, { sessionId, cwd, ...setup });
+    return { sessionId, modes: continued.modes ?? null, configOptions: continued.configOptions ?? null };
   } catch {
     return null;
   }
+}
+
+/** How many pages of session/list are read looking for a session. */
+const LIST_PAGES = 10;
+
+async function listed(agent: AgentProcess, sessionId: string): Promise<boolean> {
+  let cursor: string | null = null;
+  for (let page = 0; page < LIST_PAGES; page++) {
+    const answer: acp.ListSessionsResponse = await agent.agent.request('session/list', cursor === null ? {} : { cursor });
+    if (answer.sessions.some((s) => s.sessionId === sessionId)) return true;
+    cursor = answer.nextCursor ?? null;
+    if (cursor === null) return false;
+  }
+  // Past what is read, it is taken at its word: the attempt to continue says.
+  return true;
+}
+
+/** How long an agent has to answer session/close before it is stopped all the same. */
+const CLOSE_TIMEOUT_MS = 2_000;
+
+/** session/close where the agent offers it: it frees what it holds for the session (its process stops next). */
+async function closeSession(agent: AgentProcess, sessionId: string): Promise<void> {
+  if (!agent.running || sessionId === '' || !agent.capabilities.sessionCapabilities?.close) return;
+  await agent.agent
+    .request('session/close', { sessionId }, { cancellationSignal: AbortSignal.timeout(CLOSE_TIMEOUT_MS), stopWaitingOnCancel: true })
+    .catch(() => undefined);
 }
 
 /**
  * Puts the session in a mode that asks before acting and turns off any option
  * that skips asking; an agent that offers no way to ask cannot hold a thread.
  */
-async function askBeforeActing(agent: AgentProcess, session: OpenedSession): Promise<void> {
+async function askBeforeActing(agent: AgentProcess, session: OpenedSession): Promise<SessionOptions> {
   const mode = askingModeOf(session.modes);
   if ('none' in mode) {
     throw new AgentStartError(`${agent.config.name} offers no mode that asks before acting (it offers ${mode.none})`);
   }
-  if (mode.set !== null) await agent.agent.request('session/set_mode', { sessionId: session.sessionId, modeId: mode.set });
+  const modes = session.modes ? { ...session.modes } : null;
+  if (mode.set !== null && modes) {
+    await agent.agent.request('session/set_mode', { sessionId: session.sessionId, modeId: mode.set });
+    modes.currentModeId = mode.set;
+  }
   // Modes offered both ways are set once, as modes.
   const offered = session.modes?.availableModes.length ? session.configOptions?.filter((o) => o.category !== 'mode') : session.configOptions;
   const options = askingOptionsOf(offered);
   if ('none' in options) throw new AgentStartError(`${agent.config.name} cannot be made to ask before acting: ${options.none}`);
-  for (const change of options) await agent.agent.request('session/set_config_option', { ...change, sessionId: session.sessionId });
+  let configOptions = session.configOptions ?? [];
+  for (const change of options) configOptions = (await agent.agent.request('session/set_config_option', { ...change, sessionId: session.sessionId })).configOptions;
+  return { modes, configOptions };
 }
 
 interface SessionSetup {

@@ -9,12 +9,16 @@ import { asc, eq } from 'drizzle-orm';
 import type * as acp from '@agentclientprotocol/sdk';
 import type { Operator } from '../access/operators.js';
 import { storeAnswer } from '../assistant/proposing.js';
+import { agentUsageRow, countAgentUsage } from '../assistant/usage.js';
 import type { ThreadRecord } from '../assistant/threads.js';
+import { choicesOf } from '../assistant/agent-options.js';
 import { unavailable } from '../errors.js';
 import { messages } from '../store/schema.js';
 import { AgentAnswer } from './answer.js';
 import type { AgentHost } from './host.js';
 import type { AgentSession, RunningAgentTurn } from './hosting.js';
+import { applyChoices, storeOptions } from './options.js';
+import { notePromptUsage } from './reported-usage.js';
 import type { RunningTurn } from '../turns/running-turn.js';
 
 /** Characters per token, roughly: the transcript of a new session is kept within the context budget. */
@@ -25,7 +29,11 @@ const CANCEL_GRACE_MS = 2_000;
 export async function runAgentTurn(host: AgentHost, running: RunningTurn, operator: Operator, thread: ThreadRecord, text: string): Promise<void> {
   const { deps } = host;
   const release = host.busy(thread.id);
-  const turn: RunningAgentTurn = { answer: new AgentAnswer((event) => running.emit(event), deps.config.agentAnswerMaxBytes), cancelled: false };
+  const turn: RunningAgentTurn = {
+    answer: new AgentAnswer((event) => running.emit(event), deps.config.agentAnswerMaxBytes),
+    cancelled: false,
+    usage: { agent: thread.agent ?? '', session: '' },
+  };
   const starting = new AbortController();
   let session: AgentSession | null = null;
   let stopping: NodeJS.Timeout | undefined;
@@ -46,8 +54,13 @@ export async function runAgentTurn(host: AgentHost, running: RunningTurn, operat
     } catch (error) {
       if (!turn.cancelled) throw error;
     }
-    if (session && !turn.cancelled) stopReason = await prompt(host, session, thread, turn, text);
-    await storeAnswer(deps, thread, { text: turn.answer.text(), blocks: turn.answer.blocks(), stopReason }, running.proposals, running);
+    if (session && !turn.cancelled) {
+      await applyOperatorChoices(host, session, thread);
+      stopReason = await prompt(host, session, thread, turn, text);
+    }
+    const usage = turn.usage.session === '' ? null : await agentUsageRow(deps.db, thread.id, turn.usage);
+    await storeAnswer(deps, thread, { text: turn.answer.text(), blocks: turn.answer.blocks(), stopReason, agentUsage: usage }, running.proposals, running);
+    if (usage) countAgentUsage(deps.metrics, usage);
     // Stop ends the agent, and with its sandbox whatever it started, even what left its process group
     // (nothing tells a tool's leftover from what the session needs); the next message starts it again.
     if (turn.cancelled && session) await host.stop(thread.id);
@@ -59,9 +72,21 @@ export async function runAgentTurn(host: AgentHost, running: RunningTurn, operat
   }
 }
 
+/** What the operator chose among the agent's options, set before the prompt; a failure to set one fails the turn with a sentence. */
+async function applyOperatorChoices(host: AgentHost, session: AgentSession, thread: ThreadRecord): Promise<void> {
+  try {
+    if (await applyChoices(session.agent, session.sessionId, session.offered, choicesOf(thread))) {
+      await storeOptions(host.deps.db, thread.id, session.agent.config.name, session.offered);
+    }
+  } catch (error) {
+    throw unavailable(`agent ${thread.agent} did not take the options you chose: ${session.agent.why(error)}; your message is kept`);
+  }
+}
+
 /** The prompt's stop reason: `cancelled` when the turn was, even when the agent had to be stopped for it. */
 async function prompt(host: AgentHost, session: AgentSession, thread: ThreadRecord, turn: RunningAgentTurn, text: string): Promise<acp.StopReason> {
   session.turn = turn;
+  turn.usage.session = session.sessionId;
   try {
     const answered = session.agent.agent.request('session/prompt', {
       sessionId: session.sessionId,
@@ -70,6 +95,7 @@ async function prompt(host: AgentHost, session: AgentSession, thread: ThreadReco
     // A process that dies leaves its request unanswered: its exit ends the wait.
     const exited = session.agent.exited.then(() => Promise.reject(new Error('the agent exited')));
     const response = await Promise.race([answered, exited]);
+    notePromptUsage(turn.usage, response);
     return turn.cancelled ? 'cancelled' : response.stopReason;
   } catch (error) {
     if (turn.cancelled) return 'cancelled';

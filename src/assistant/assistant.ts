@@ -5,12 +5,17 @@ import { AppError } from '../errors.js';
 import { perform, type Actor } from '../domain/actions.js';
 import type { BeforeWrite, Restrictions, ToolCallResponse, ToolDescriptor } from '../tools/executor.js';
 import { agentCall, agentTools } from './agent.js';
+import { chooseAgentOption } from './agent-options.js';
+import { answerQuestion } from './questions.js';
 import type { AssistantDeps } from './deps.js';
 import { acceptAll, acceptProposal, rejectProposal } from './proposals.js';
 import { runTurn } from './turn.js';
 import { givenTitle } from './thread-title.js';
 import { deleteThread, describeThread, findThread, listThreads, openThread, renameThread, type OpenThread, type ThreadPage } from './threads.js';
 import { threadUsage, type UsageTotals } from './usage.js';
+import { threadChangeTopic } from '../turns/topics.js';
+import type { AgentChoice } from '../wire/agent-options.js';
+import type { QuestionAnswer } from '../wire/question.js';
 import type { ThreadResponse } from '../wire/thread.js';
 
 export interface AssistantStatus {
@@ -78,9 +83,26 @@ export class Assistant {
     await this.deps.agents.forget(thread.id);
   }
 
+  /** The operator chooses among the thread's agent options (a mode, an option's value); applied at the next turn's start. */
+  async chooseAgentOption(operator: Operator, threadId: string, choice: AgentChoice): Promise<ThreadResponse> {
+    const thread = await findThread(this.deps.db, operator, threadId);
+    await this.deps.changes.transaction(this.deps.db, async (tx, touch) => {
+      await chooseAgentOption(tx, thread, choice);
+      touch(threadChangeTopic(thread.operatorId, { thread: thread.id, what: 'updated' }));
+    });
+    return describeThread(this.deps.db, this.deps.projects, operator, thread.id);
+  }
+
+  /** The operator answers or declines the question the thread's agent asks in its running turn. */
+  async answerQuestion(operator: Operator, threadId: string, questionId: string, answer: QuestionAnswer): Promise<{ id: string; outcome: 'accepted' | 'declined' }> {
+    const thread = await findThread(this.deps.db, operator, threadId);
+    return answerQuestion(this.deps, operator, thread, questionId, answer);
+  }
+
   /** What the model calls of the operator's thread cost, failed turns included. */
   async usage(operator: Operator, threadId: string): Promise<UsageTotals> {
-    return threadUsage(this.deps.db, (await findThread(this.deps.db, operator, threadId)).id);
+    const thread = await findThread(this.deps.db, operator, threadId);
+    return threadUsage(this.deps.db, thread.id, thread.agent);
   }
 
   /** Cancels the thread's running turn, wherever it runs; false when none does. */

@@ -15,7 +15,7 @@ import type { Turns } from '../turns/turns.js';
 import type { ModelUsage } from './providers/types.js';
 import { redactCredentials, redactCredentialsIn } from './redaction.js';
 import type { ThreadRecord } from './threads.js';
-import { storeUsage } from './usage.js';
+import { storeAgentUsage, storeUsage, type AgentUsageRow } from './usage.js';
 
 
 /** What the model (or agent) is told in place of a result. */
@@ -134,6 +134,8 @@ export interface StoredAnswer {
   toolCalls?: readonly ToolCall[];
   stopReason: string | null;
   usage?: readonly ModelUsage[];
+  /** What an ACP agent reported of the turn. */
+  agentUsage?: AgentUsageRow | null;
 }
 
 /**
@@ -210,6 +212,7 @@ export async function storeAnswerIn(tx: Db, threadId: string, answer: StoredAnsw
   );
   if (!stored) throw new Error('answer insert returned no row');
   await storeUsage(tx, threadId, stored.id, answer.usage ?? []);
+  if (answer.agentUsage) await storeAgentUsage(tx, stored.id, answer.agentUsage);
   return stored.proposals;
 }
 

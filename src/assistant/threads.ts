@@ -17,6 +17,7 @@ import type { ToolCall } from '../wire/agent-work.js';
 import type { ThreadMessage } from '../wire/message.js';
 import { proposalChangeRequests } from '../change-requests/listing.js';
 import type { ProposalResponse } from '../wire/proposal.js';
+import type { AgentOptions } from '../wire/agent-options.js';
 import type { ThreadResponse } from '../wire/thread.js';
 import { proposalFingerprint } from './fingerprint.js';
 import { threadState } from './thread-state.js';
@@ -159,6 +160,7 @@ async function describeThreads(db: Db, directory: ProjectDirectory, operator: Op
       environment: row.environment,
       id: row.id,
       agent: row.agent,
+      agent_options: (row.agentOptions as AgentOptions | null) ?? null,
       messages: threadMessages,
       page: row.page,
       project: row.project,

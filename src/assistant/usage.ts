@@ -1,10 +1,13 @@
 // What the model costs (DESIGN.md §4 "Cost"): each call's usage as the API
 // reported it, stored with its turn, counted by model and kind for /metrics,
-// and totalled for a thread's operator.
-import { count, eq, sum } from 'drizzle-orm';
+// and totalled for a thread's operator. An ACP agent calls its own model: what
+// it reports of a turn (tokens, context, cost) is stored beside, and what it
+// does not report stays null, never 0.
+import { and, count, desc, eq, isNotNull, sum } from 'drizzle-orm';
 import type { Metrics } from '../metrics.js';
 import type { Db } from '../store/db.js';
-import { modelCalls } from '../store/schema.js';
+import { agentUsage, modelCalls } from '../store/schema.js';
+import type { AgentUsage, AgentUsageTotals } from '../wire/usage.js';
 import type { ModelUsage } from './providers/types.js';
 
 export interface UsageTotals {
@@ -13,6 +16,22 @@ export interface UsageTotals {
   output_tokens: number;
   cache_creation_input_tokens: number;
   cache_read_input_tokens: number;
+  agent: AgentUsageTotals | null;
+}
+
+/** What an agent reported of one turn; each field undefined where it said nothing. */
+export interface AgentTurnUsage {
+  agent: string;
+  session: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  thoughtTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  contextUsed?: number;
+  contextSize?: number;
+  /** The session's cumulative cost, as its newest usage_update said. */
+  sessionCost?: { amount: number; currency: string };
 }
 
 /** The calls of one turn: counted as they are answered, stored with the answer (or without one when the turn fails). */
@@ -44,8 +63,51 @@ export async function storeUsage(db: Db, threadId: string, messageId: number | n
   );
 }
 
-/** A thread's totals over every call of its turns, failed ones included. */
-export async function threadUsage(db: Db, threadId: string): Promise<UsageTotals> {
+/** What is stored of an agent's turn: what it reported, and what the turn cost. */
+export type AgentUsageRow = Omit<typeof agentUsage.$inferInsert, 'id' | 'messageId' | 'at'>;
+
+/**
+ * What to store of a turn an agent reported anything of (null when it reported
+ * nothing): the turn's cost is the session's cumulative cost less what it was
+ * after the session's previous turn (one turn runs at a time in a thread).
+ */
+export async function agentUsageRow(db: Db, threadId: string, usage: AgentTurnUsage): Promise<AgentUsageRow | null> {
+  const { agent, session, sessionCost, ...reported } = usage;
+  if (Object.keys(reported).length === 0 && !sessionCost) return null;
+  let cost: number | null = null;
+  if (sessionCost) {
+    const [before] = await db
+      .select({ sessionCost: agentUsage.sessionCost, currency: agentUsage.currency })
+      .from(agentUsage)
+      .where(and(eq(agentUsage.threadId, threadId), eq(agentUsage.session, session), isNotNull(agentUsage.sessionCost)))
+      .orderBy(desc(agentUsage.id))
+      .limit(1);
+    const earlier = before?.currency === sessionCost.currency ? (before.sessionCost ?? 0) : 0;
+    // A session whose cumulative cost went down counts afresh.
+    cost = sessionCost.amount >= earlier ? sessionCost.amount - earlier : sessionCost.amount;
+  }
+  return { threadId, agent, session, ...reported, cost, sessionCost: sessionCost?.amount ?? null, currency: sessionCost?.currency ?? null };
+}
+
+/** Stores it with the turn's answer. */
+export async function storeAgentUsage(db: Db, messageId: number, row: AgentUsageRow): Promise<void> {
+  await db.insert(agentUsage).values({ ...row, messageId });
+}
+
+/** Counts it for /metrics, once stored. */
+export function countAgentUsage(metrics: Pick<Metrics, 'agentReported'>, row: AgentUsageRow): void {
+  const tokens = {
+    inputTokens: row.inputTokens ?? undefined,
+    outputTokens: row.outputTokens ?? undefined,
+    thoughtTokens: row.thoughtTokens ?? undefined,
+    cacheReadTokens: row.cacheReadTokens ?? undefined,
+    cacheWriteTokens: row.cacheWriteTokens ?? undefined,
+  };
+  metrics.agentReported(row.agent, tokens, row.cost != null && row.currency ? { amount: row.cost, currency: row.currency } : null);
+}
+
+/** A thread's totals over every call of its turns, failed ones included; with what its agent reported when an agent holds it. */
+export async function threadUsage(db: Db, threadId: string, agent: string | null): Promise<UsageTotals> {
   const [row] = await db
     .select({
       calls: count(),
@@ -62,5 +124,45 @@ export async function threadUsage(db: Db, threadId: string): Promise<UsageTotals
     output_tokens: Number(row?.output ?? 0),
     cache_creation_input_tokens: Number(row?.cacheWrite ?? 0),
     cache_read_input_tokens: Number(row?.cacheRead ?? 0),
+    agent: agent === null ? null : await agentTotals(db, threadId, agent),
   };
+}
+
+/** Null where no turn reported it: an agent that reports nothing is "not reported", never 0. */
+const reportedSum = (value: string | null) => (value === null ? null : Number(value));
+
+async function agentTotals(db: Db, threadId: string, agent: string): Promise<AgentUsageTotals> {
+  const [row] = await db
+    .select({
+      turns: count(),
+      input: sum(agentUsage.inputTokens),
+      output: sum(agentUsage.outputTokens),
+      thought: sum(agentUsage.thoughtTokens),
+      cacheRead: sum(agentUsage.cacheReadTokens),
+      cacheWrite: sum(agentUsage.cacheWriteTokens),
+    })
+    .from(agentUsage)
+    .where(eq(agentUsage.threadId, threadId));
+  const costs = await db
+    .select({ currency: agentUsage.currency, amount: sum(agentUsage.cost) })
+    .from(agentUsage)
+    .where(eq(agentUsage.threadId, threadId))
+    .groupBy(agentUsage.currency);
+  const [context] = await db
+    .select({ used: agentUsage.contextUsed, size: agentUsage.contextSize })
+    .from(agentUsage)
+    .where(and(eq(agentUsage.threadId, threadId), isNotNull(agentUsage.contextUsed), isNotNull(agentUsage.contextSize)))
+    .orderBy(desc(agentUsage.id))
+    .limit(1);
+  const cost = costs.flatMap((c) => (c.currency === null || c.amount === null ? [] : [{ amount: Number(c.amount), currency: c.currency }]));
+  const usage: AgentUsage = {
+    input_tokens: reportedSum(row?.input ?? null),
+    output_tokens: reportedSum(row?.output ?? null),
+    thought_tokens: reportedSum(row?.thought ?? null),
+    cache_read_input_tokens: reportedSum(row?.cacheRead ?? null),
+    cache_creation_input_tokens: reportedSum(row?.cacheWrite ?? null),
+    context: context && context.used !== null && context.size !== null ? { used: context.used, size: context.size } : null,
+    cost: cost.length > 0 ? cost : null,
+  };
+  return { name: agent, reported_turns: row?.turns ?? 0, ...usage };
 }

@@ -29,10 +29,10 @@ export type Topic =
 
 /**
  * `turn:<thread>` (a turn of the thread started, stored events or ended),
- * `turn-cancel:<thread>` (any server asked its turn to stop),
+ * `turn-cancel:<thread>` (any server asked its turn to stop), `turn-question:<thread>` (an agent's question was answered),
  * `threads:<operator>:<thread>:<what>` (a thread of the operator changed: the console refreshes).
  */
-export type TurnTopic = `turn:${string}` | `turn-cancel:${string}` | `threads:${string}`;
+export type TurnTopic = `turn:${string}` | `turn-cancel:${string}` | `turn-question:${string}` | `threads:${string}`;
 
 export type ChangeListener = (topic: Topic) => void;
 

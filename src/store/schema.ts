@@ -4,6 +4,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -233,8 +234,12 @@ export const threads = pgTable(
     title: text('title').notNull().default(''),
     /** The configured ACP agent holding the thread; null for the built-in assistant. */
     agent: text('agent'),
-    /** The agent's session id, for session/load when its process starts again. */
+    /** The agent's session id, for session/resume or session/load when its process starts again, on any server. */
     agentSession: text('agent_session'),
+    /** The modes and config options the agent's session last said it offers, with their current values (src/acp/options.ts). */
+    agentOptions: jsonb('agent_options'),
+    /** The operator's choices among them (`{"mode": id, "options": {configId: value}}`), applied at each turn's start. */
+    agentChoices: jsonb('agent_choices'),
     /** The server whose process holds the thread's agent (one in the cluster), while its lease lasts. */
     agentServer: text('agent_server'),
     agentLeaseUntil: timestamp('agent_lease_until', { withTimezone: true }),
@@ -320,6 +325,39 @@ export const modelCalls = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('model_calls_thread').on(t.threadId)],
+);
+
+/**
+ * What an ACP agent reported a turn cost (its `usage_update`s and the usage
+ * its prompt response carried): a row per turn that reported anything, each
+ * field null where the agent said nothing of it. Kept when its thread is
+ * deleted (the ids become null), as model_calls are.
+ */
+export const agentUsage = pgTable(
+  'agent_usage',
+  {
+    id: serial('id').primaryKey(),
+    threadId: uuid('thread_id').references(() => threads.id, { onDelete: 'set null' }),
+    /** The turn's answer (no foreign key: the row outlives it). */
+    messageId: integer('message_id'),
+    agent: text('agent').notNull(),
+    /** The agent's session: its cost is cumulative over a session. */
+    session: text('session').notNull(),
+    inputTokens: integer('input_tokens'),
+    outputTokens: integer('output_tokens'),
+    thoughtTokens: integer('thought_tokens'),
+    cacheReadTokens: integer('cache_read_tokens'),
+    cacheWriteTokens: integer('cache_write_tokens'),
+    /** Tokens in the session's context at the turn's end, and the context window's size. */
+    contextUsed: integer('context_used'),
+    contextSize: integer('context_size'),
+    /** What this turn cost: the session's cumulative cost now, less what it was after its previous turn. */
+    cost: doublePrecision('cost'),
+    sessionCost: doublePrecision('session_cost'),
+    currency: text('currency'),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('agent_usage_thread').on(t.threadId, t.session)],
 );
 
 /** Values typed into messages, kept sealed for their thread and forgotten with it. */
@@ -429,6 +467,32 @@ export const turns = pgTable(
     index('turns_running_lease').on(t.leaseUntil).where(sql`${t.endedAt} is null`),
     index('turns_ended').on(t.endedAt),
   ],
+);
+
+const QUESTION_STATUSES = ['pending', 'accepted', 'declined', 'cancelled'] as const;
+
+/**
+ * An agent's question to the operator (ACP elicitation, form mode), asked
+ * during a turn and gone with it: answered on any server, heard by the one
+ * running the turn.
+ */
+export const agentQuestions = pgTable(
+  'agent_questions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    turnId: uuid('turn_id')
+      .notNull()
+      .references(() => turns.id, { onDelete: 'cascade' }),
+    threadId: uuid('thread_id').notNull(),
+    message: text('message').notNull(),
+    /** The fields asked for, as the console shows them (src/acp/questions.ts). */
+    fields: jsonb('fields').notNull(),
+    status: text('status', { enum: QUESTION_STATUSES }).notNull().default('pending'),
+    /** What the operator answered, when accepted. */
+    answer: jsonb('answer'),
+    askedAt: timestamp('asked_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('agent_questions_thread').on(t.threadId)],
 );
 
 /** What a turn did, in order, as followers over SSE see it; pruned a while after the turn ends. */

@@ -1,6 +1,6 @@
 // The change notices of conversations: a thread's turn (started, stored
 // events, ended), a cancel asked of it, and what changed in an operator's
-// threads, for every tab on every server to follow.
+// threads, for every tab on every server to follow; an agent's question answered, for the server that asked.
 import type { TurnTopic } from '../store/changes.js';
 import { THREAD_CHANGE_KINDS, type ThreadChange } from '../wire/thread-change.js';
 
@@ -8,6 +8,7 @@ export type ThreadChangeKind = ThreadChange['what'];
 
 export const turnTopic = (threadId: string) => `turn:${threadId}` as const;
 export const cancelTopic = (threadId: string) => `turn-cancel:${threadId}` as const;
+export const questionTopic = (threadId: string) => `turn-question:${threadId}` as const;
 
 export function threadChangeTopic(operatorId: string, change: ThreadChange): TurnTopic {
   return `threads:${operatorId}:${change.thread}:${change.what}`;

@@ -1,6 +1,8 @@
 // ThreadResponse, as spec/assistant-and-tools.md writes it, with what Aion
-// adds: the agent holding the thread and the turn running now.
+// adds: the agent holding the thread, what its session offers to be set, and
+// the turn running now.
 import type { FromSchema } from 'json-schema-to-ts';
+import { agentOptionsSchema } from './agent-options.js';
 import { threadMessageSchema } from './message.js';
 import { proposalResponseSchema } from './proposal.js';
 
@@ -21,6 +23,7 @@ export const threadResponseSchema = {
   type: 'object',
   properties: {
     agent: { type: ['string', 'null'], description: 'The ACP agent holding the thread; null for the built-in assistant.' },
+    agent_options: agentOptionsSchema,
     created_at: { type: 'string' },
     environment: { type: 'string' },
     id: { type: 'string', format: 'uuid' },
@@ -34,7 +37,7 @@ export const threadResponseSchema = {
     turn: threadTurnSchema,
     updated_at: { type: 'string' },
   },
-  required: ['agent', 'created_at', 'environment', 'id', 'messages', 'page', 'proposals', 'role', 'state', 'title', 'turn', 'updated_at'],
+  required: ['agent', 'agent_options', 'created_at', 'environment', 'id', 'messages', 'page', 'proposals', 'role', 'state', 'title', 'turn', 'updated_at'],
   additionalProperties: false,
 } as const;
 

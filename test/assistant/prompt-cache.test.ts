@@ -221,6 +221,7 @@ describe.each(STORE_KINDS)('usage (%s)', (kind) => {
       output_tokens: sum('output_tokens'),
       cache_creation_input_tokens: sum('cache_creation_input_tokens'),
       cache_read_input_tokens: sum('cache_read_input_tokens'),
+      agent: null,
     });
     expect(sum('cache_read_input_tokens')).toBeGreaterThan(0);
 
@@ -262,6 +263,7 @@ describe.each(STORE_KINDS)('usage (%s)', (kind) => {
       output_tokens: 0,
       cache_creation_input_tokens: 0,
       cache_read_input_tokens: 0,
+      agent: null,
     });
   });
 

@@ -52,6 +52,13 @@ describe('applyTurnEvent', () => {
     const second = applyTurnEvent(first, { type: 'tool_call', tool_call: call('a', 'completed') });
     expect(first.toolCalls).toEqual([call('a', 'pending')]);
     expect(second.toolCalls).toEqual([call('a', 'completed')]);
-    expect(NO_PROGRESS).toEqual({ text: '', toolCalls: [], plan: [], proposals: [] });
+    expect(NO_PROGRESS).toEqual({ text: '', toolCalls: [], plan: [], proposals: [], questions: [] });
+  });
+
+  it("shows an agent's question until it is closed", () => {
+    const question = { id: '00000000-0000-4000-8000-000000000001', message: 'Which?', fields: [] };
+    const asked = applyTurnEvent(NO_PROGRESS, { type: 'question', question });
+    expect(asked.questions).toEqual([question]);
+    expect(applyTurnEvent(asked, { type: 'question_closed', id: question.id, outcome: 'declined' }).questions).toEqual([]);
   });
 });

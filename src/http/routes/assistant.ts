@@ -5,7 +5,9 @@ import { invalid } from '../../errors.js';
 import type { Services } from '../../services.js';
 import { replaceUnstorable } from '../../store/storable.js';
 import { TITLE_MAX } from '../../assistant/thread-title.js';
+import { agentChoiceSchema } from '../../wire/agent-options.js';
 import { assistantStatusSchema } from '../../wire/assistant-status.js';
+import { questionAnswerSchema } from '../../wire/question.js';
 import { threadResponseSchema } from '../../wire/thread.js';
 import { usageSchema } from '../../wire/usage.js';
 import { operatorOf } from '../auth.js';
@@ -145,6 +147,52 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
       },
     },
     async (request) => assistant.rename(operatorOf(request), request.params.id, request.body.title),
+  );
+
+  app.put(
+    '/assistant/threads/:id/agent-options',
+    {
+      schema: {
+        operationId: 'chooseAgentOption',
+        summary: "Choose one of the agent's options: a mode, or a config option's value (beyond the spec: for the console)",
+        description:
+          "Among what the agent's session offers (`agent_options` on the thread): shown at once, applied at the next turn's start. 409 for the built-in assistant or before the agent's session first opened; 422 for what it does not offer, or a value that would let it act without asking (the sentence says so).",
+        tags,
+        params: threadParams,
+        body: agentChoiceSchema,
+        response: { 200: threadResponseSchema, ...errorResponses(401, [404, 'No such thread'], 409, 422) },
+      },
+    },
+    async (request) => assistant.chooseAgentOption(operatorOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/assistant/threads/:id/questions/:question_id',
+    {
+      schema: {
+        operationId: 'answerAgentQuestion',
+        summary: "Answer or decline the question the thread's agent asks in its running turn (beyond the spec: for the console)",
+        description:
+          "The question comes as a `question` event of the turn (GET …/events). `accept` carries a value for each field, as its form says (422 otherwise); `decline` carries none. 403 for a viewer of the thread's project; 409 once the question no longer waits (answered, declined, or gone with its turn).",
+        tags,
+        params: {
+          type: 'object',
+          properties: { id: { type: 'string', maxLength: 100 }, question_id: { type: 'string', maxLength: 100 } },
+          required: ['id', 'question_id'],
+        },
+        body: questionAnswerSchema,
+        response: {
+          200: {
+            type: 'object',
+            properties: { id: { type: 'string', format: 'uuid' }, outcome: { enum: ['accepted', 'declined'] } },
+            required: ['id', 'outcome'],
+            additionalProperties: false,
+          },
+          ...errorResponses(401, 403, [404, 'No such thread or question'], 409, 422),
+        },
+      },
+    },
+    async (request) => assistant.answerQuestion(operatorOf(request), request.params.id, request.params.question_id, request.body),
   );
 
   app.get(

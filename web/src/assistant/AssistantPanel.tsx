@@ -35,6 +35,7 @@ import {
   useThreadUpdate,
   useThreads,
 } from './threads';
+import { AgentOptionsBar } from './AgentOptionsBar';
 import { UsageNote } from './UsageNote';
 import { useContextSharing } from './useContextSharing';
 import { useRunningTurn } from './useRunningTurn';
@@ -250,6 +251,7 @@ export function AssistantPanel({ scope, hidden, onHide }: Props) {
             <span title="What you accept here runs with your permissions in this thread's project">, you as {thread.role}</span>
           </span>
           <UsageNote threadId={thread.id} />
+          {thread.agent && <AgentOptionsBar thread={thread} />}
           {/* An agent-held thread already gives its agent the session credential. */}
           {!thread.agent && <ConnectAgent threadId={thread.id} />}
         </div>

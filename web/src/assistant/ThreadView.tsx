@@ -17,6 +17,7 @@ import type { ShownTurn } from './useRunningTurn';
 import { MessageTime } from './MessageTime';
 import { NewMessagesPill } from './NewMessagesPill';
 import { ProposalCard } from './ProposalCard';
+import { QuestionForm } from './QuestionForm';
 import { useFollowNewest } from './useFollowNewest';
 
 interface Props {
@@ -101,7 +102,7 @@ export function ThreadView({ thread, holder, running, onStop, deciding, onDecide
       {running && (
         <>
           {running.message && <div className="message user">{running.message}</div>}
-          <LiveAnswer live={running.live} holder={holder} />
+          <LiveAnswer live={running.live} holder={holder} thread={thread} />
           <Working holder={holder} startedAt={running.startedAt} onStop={onStop} />
         </>
       )}
@@ -200,11 +201,13 @@ function AnswerText({ text, holder }: { text: string; holder: string }) {
 }
 
 /** The running turn so far: tool calls and plan, the text, the proposals it made (their cards come with the answer). */
-function LiveAnswer({ live, holder }: { live: LiveTurn; holder: string }) {
+function LiveAnswer({ live, holder, thread }: { live: LiveTurn; holder: string; thread: ThreadResponse | null }) {
   return (
     <div className="live">
       <AgentWork toolCalls={live.toolCalls} plan={live.plan} />
       {live.text && <AnswerText text={live.text} holder={holder} />}
+      {thread &&
+        live.questions.map((q) => <QuestionForm key={q.id} threadId={thread.id} question={q} holder={holder} viewer={thread.role === 'viewer'} />)}
       {live.proposals.map((p) => (
         <p key={p.id} className="live-proposal small">
           Proposed: <strong>{p.title}</strong>

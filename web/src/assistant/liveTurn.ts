@@ -1,8 +1,10 @@
 // A running turn as it streams (GET …/threads/{id}/events): text deltas,
-// tool calls upserted by id, the plan, the proposals made so far. The thread
+// tool calls upserted by id, the plan, the proposals made so far, the agent's
+// questions that wait. The thread
 // as stored replaces it once the turn has ended.
 import { keepEventStream, type KeptStream } from '../api/keptStream';
 import type { PlanEntry, ToolCall } from '../../../src/wire/agent-work';
+import type { Question } from '../../../src/wire/question';
 import type { TurnEvent } from '../../../src/wire/turn-event';
 
 export interface LiveTurn {
@@ -11,9 +13,11 @@ export interface LiveTurn {
   plan: PlanEntry[];
   /** As their events name them: the cards come with the stored answer. */
   proposals: Omit<Extract<TurnEvent, { type: 'proposal' }>, 'type'>[];
+  /** The agent's questions that wait for the operator. */
+  questions: Question[];
 }
 
-export const NO_PROGRESS: LiveTurn = { text: '', toolCalls: [], plan: [], proposals: [] };
+export const NO_PROGRESS: LiveTurn = { text: '', toolCalls: [], plan: [], proposals: [], questions: [] };
 
 export function applyTurnEvent(live: LiveTurn, event: TurnEvent): LiveTurn {
   switch (event.type) {
@@ -28,6 +32,10 @@ export function applyTurnEvent(live: LiveTurn, event: TurnEvent): LiveTurn {
       return { ...live, plan: event.entries };
     case 'proposal':
       return { ...live, proposals: [...live.proposals, { id: event.id, tool: event.tool, title: event.title }] };
+    case 'question':
+      return { ...live, questions: [...live.questions, event.question] };
+    case 'question_closed':
+      return { ...live, questions: live.questions.filter((q) => q.id !== event.id) };
     default:
       return live;
   }
