@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { freshDemoDataDir } from '../helpers/store.js';
 import { sharedBrowser, type TestBrowser } from './browser.js';
@@ -205,6 +205,19 @@ export async function acceptInProduction(page: Page, line: string): Promise<Loca
   await dialog.getByRole('button', { name: 'Accept' }).click();
   await card.locator('.status', { hasText: 'waiting for a second operator' }).waitFor();
   return card;
+}
+
+/**
+ * The page itself never scrolls, only its panes: the document is no taller or
+ * wider than the window and the top bar sits at its top.
+ */
+export async function pageStaysPut(page: Page): Promise<void> {
+  const frame = await page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    return { top: root.scrollTop, left: root.scrollLeft, tall: root.scrollHeight - innerHeight };
+  });
+  expect(frame).toEqual({ top: 0, left: 0, tall: 0 });
+  expect((await page.locator('.topbar').boundingBox())?.y).toBe(0);
 }
 
 /** Where browser tests save their screenshots for review. */
