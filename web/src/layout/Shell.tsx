@@ -8,6 +8,7 @@ import { useProjectChangeStream } from '../api/projectChanges';
 import { AssistantPanel } from '../assistant/AssistantPanel';
 import { useScope } from '../scope';
 import { ErrorBoundary } from '../ui/ErrorBoundary';
+import { ConnectionBanner } from './ConnectionBanner';
 import { Nav } from './Nav';
 import { PanelResizer } from './PanelResizer';
 import { setPanelOpen, useNarrowScreen, usePanelLayout, usePanelOpen } from './panelLayout';
@@ -30,6 +31,7 @@ export function Shell({ children }: { children: ReactNode }) {
       {/* Out of reach (keyboard and screen reader) while the drawer covers it; its own box stays out of the grid. */}
       <div className="behind-drawer" inert={drawerOpen}>
         <TopBar scope={scope} panelOpen={open} />
+        <ConnectionBanner />
         {scope.project && <Nav project={scope.project} environment={scope.environment} />}
         <main className="page" id="page">
           {children}
