@@ -5,7 +5,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { freshDemoDataDir } from '../helpers/store.js';
 import { sharedBrowser, type TestBrowser } from './browser.js';
@@ -207,19 +207,47 @@ export async function acceptInProduction(page: Page, line: string): Promise<Loca
   return card;
 }
 
+/**
+ * The page itself never scrolls, only its panes: the document is no taller or
+ * wider than the window and the top bar sits at its top.
+ */
+export async function pageStaysPut(page: Page): Promise<void> {
+  const frame = await page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    return { top: root.scrollTop, left: root.scrollLeft, tall: root.scrollHeight - innerHeight };
+  });
+  expect(frame).toEqual({ top: 0, left: 0, tall: 0 });
+  expect((await page.locator('.topbar').boundingBox())?.y).toBe(0);
+}
+
 /** Where browser tests save their screenshots for review. */
 export const SCREENSHOTS = path.join(import.meta.dirname, 'screenshots');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 let axeSource: string | undefined;
 
+export interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
 /** axe-core's serious and critical violations inside the element SELECTOR finds (ids, impacts, targets): none is the bar. */
-export async function seriousViolations(page: Page, selector: string): Promise<{ id: string; impact: string | null; help: string; targets: string[] }[]> {
+export async function seriousViolations(page: Page, selector: string): Promise<Violation[]> {
+  return (await axeViolations(page, selector)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** axe-core's violations of moderate impact or worse inside SELECTOR: none is the bar for the pages issue 33 touched. */
+export async function moderateViolations(page: Page, selector = 'body'): Promise<Violation[]> {
+  return (await axeViolations(page, selector)).filter((v) => v.impact !== 'minor');
+}
+
+async function axeViolations(page: Page, selector: string): Promise<Violation[]> {
   // axe is 560 KB to send and compile: once per page load, not once per check.
   if (!(await page.evaluate<boolean>("typeof window.axe === 'object'"))) await page.evaluate((axeSource ??= await readFile(AXE, 'utf8')));
-  const violations = await page.evaluate<{ id: string; impact: string | null; help: string; targets: string[] }[]>(
+  return page.evaluate<Violation[]>(
     `axe.run(document.querySelector(${JSON.stringify(selector)}), { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })))`,
   );
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
 /** Runs a tool over REST as a demo operator (as any client would), failing on a tool error; its result. */

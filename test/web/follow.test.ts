@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
-import { consoleForFile, SCREENSHOTS, sendMessage, seriousViolations } from './fixture.js';
+import { consoleForFile, pageStaysPut, SCREENSHOTS, sendMessage, seriousViolations } from './fixture.js';
 
 const STAGING = '/projects/shop/environments/staging';
 
@@ -161,6 +161,8 @@ describe('the conversation follows its newest message', () => {
     await sendMessage(page, '/say is anyone there?');
     await page.getByRole('alert').filter({ hasText: 'a proposal is still waiting' }).waitFor();
     await expect.poll(() => inView(card.locator('h3'))).toBe(true);
+    // Only the thread scrolled to it: the top bar stays where it was.
+    await pageStaysPut(page);
     expect(errors.filter((e) => !e.includes('409'))).toEqual([]);
   });
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { client, type Client } from '../helpers/http.js';
-import { consoleForFile, SCREENSHOTS, seriousViolations } from './fixture.js';
+import { consoleForFile, pageStaysPut, SCREENSHOTS, seriousViolations } from './fixture.js';
 
 const STAGING = '/projects/shop/environments/staging';
 const ui = consoleForFile();
@@ -42,6 +42,7 @@ describe('waiting proposals', () => {
     await page.waitForURL(/\/environments\/production$/);
     await page.locator('.card.proposal.pending', { hasText: 'WAITING_FLAG' }).waitFor();
     expect(await page.getByLabel('Environment').inputValue()).toBe('production');
+    await pageStaysPut(page);
     expect(errors).toEqual([]);
   });
 });
@@ -113,6 +114,7 @@ describe('the layout', () => {
     const card = page.locator('.card.proposal.pending', { hasText: 'PHONE_FLAG' });
     await card.waitFor();
     await noHorizontalOverflow(page);
+    await pageStaysPut(page);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'drawer-390-light.png') });
     await card.getByRole('button', { name: 'Accept', exact: true }).click();
     await page.locator('.card.proposal.accepted', { hasText: 'PHONE_FLAG' }).waitFor();

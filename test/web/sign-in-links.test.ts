@@ -51,6 +51,29 @@ describe('sign-in links in an open tab', () => {
     expect(errors).toEqual([]);
   });
 
+  it('keeps the open document’s draft across the switch: shown as unsaved, with its text, and saved with it', async () => {
+    const { page, errors } = await ui.open('ada', '/projects/shop/documents/app.yaml');
+    await page.locator('.cm-content[contenteditable="true"]').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.insertText('# drafted before the switch\n');
+    await page.getByText('• unsaved').waitFor();
+    await paste(page, ui.tokens.olive);
+    await page.getByRole('button', { name: 'Switch to olive' }).click();
+    await expect.poll(() => signedInAs(page)).toBe('olive');
+    await page.getByText('• unsaved').waitFor();
+    await expect.poll(() => page.locator('.cm-content').textContent()).toContain('# drafted before the switch');
+    await page.locator('.cm-content[contenteditable="true"]').waitFor();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => page.getByText('• unsaved').count()).toBe(0);
+    const saved = await fetch(`${ui.server.url}/api/v1/assistant/tools/read_document`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ui.tokens.olive}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ project: 'shop', path: 'app.yaml' }),
+    });
+    expect(((await saved.json()) as { result: { text: string } }).result.text).toContain('# drafted before the switch');
+    expect(errors).toEqual([]);
+  });
+
   it('reads a link pasted on `/` too', async () => {
     const { page, errors } = await ui.open('ada', '/');
     await expect.poll(() => signedInAs(page)).toBe('ada');

@@ -1,6 +1,7 @@
 // Every request the console makes: the tab's token as a bearer header (never
 // in a URL), JSON in and out, and the server's sentence on any failure.
 import { currentToken, forgetToken } from '../auth/token';
+import { watched } from './connection';
 
 /** A non-2xx answer; `message` is the server's sentence. */
 export class ApiError extends Error {
@@ -27,12 +28,15 @@ export function requestHeaders(accept: string): Record<string, string> {
 export async function api<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   const headers = requestHeaders('application/json');
   if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(path, {
-    method,
-    headers,
-    body: body === undefined ? null : JSON.stringify(body),
-    ...(signal ? { signal } : {}),
-  });
+  const response = await watched(
+    fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? null : JSON.stringify(body),
+      ...(signal ? { signal } : {}),
+    }),
+    signal,
+  );
   const parsed: unknown = response.status === 204 ? null : await response.json().catch(() => null);
   if (response.ok) return parsed as T;
   const sentence = (parsed as { error?: unknown } | null)?.error;

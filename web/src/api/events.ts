@@ -2,6 +2,7 @@
 // cannot send the Authorization header, and the token never goes in a URL.
 import { type EventSourceMessage, EventSourceParserStream } from 'eventsource-parser/stream';
 import { ApiError, requestHeaders } from './client';
+import { watched } from './connection';
 
 export interface ServerEvent {
   /** The event's `id:`, which a reconnect sends back as Last-Event-ID; null when it has none. */
@@ -23,7 +24,7 @@ export async function openEventStream(
 ): Promise<{ closed: Promise<void> }> {
   const headers = requestHeaders('text/event-stream');
   if (lastEventId) headers['last-event-id'] = lastEventId;
-  const response = await fetch(path, { headers, signal });
+  const response = await watched(fetch(path, { headers, signal }), signal);
   if (!response.ok || !response.body) {
     const body: unknown = await response.json().catch(() => null);
     const sentence = (body as { error?: unknown } | null)?.error;

@@ -3,6 +3,7 @@
 // while the turn runs; a send that fails puts its text back (unless the
 // operator has typed something since).
 import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { OFFLINE_REASON, useServerReachable } from '../api/connection';
 
 export const MAX_MESSAGE = 8000;
 export const MESSAGE_BOX_ID = 'message';
@@ -19,9 +20,11 @@ export function MessageBox({ placeholder, busy, disabled, onSend, children }: Pr
   const [text, setText] = useState('');
   const length = text.length;
   const valid = text.trim().length > 0 && length <= MAX_MESSAGE;
+  // While the server is away the text can be typed and stays; it goes once the server is back.
+  const reachable = useServerReachable();
 
   async function send() {
-    if (!valid || busy || disabled) return;
+    if (!valid || busy || disabled || !reachable) return;
     setText('');
     if (!(await onSend(text))) setText((typed) => (typed === '' ? text : typed));
   }
@@ -53,7 +56,13 @@ export function MessageBox({ placeholder, busy, disabled, onSend, children }: Pr
         <span id="message-count" className={length > MAX_MESSAGE ? 'counter over' : 'counter'}>
           {length} / {MAX_MESSAGE}
         </span>
-        <button type="button" className="primary" onClick={() => void send()} disabled={!valid || busy || disabled}>
+        <button
+          type="button"
+          className="primary"
+          onClick={() => void send()}
+          disabled={!valid || busy || disabled || !reachable}
+          title={reachable ? undefined : OFFLINE_REASON}
+        >
           Send
         </button>
       </div>

@@ -114,9 +114,11 @@ export function useFollowNewest(thread: string | null, progress: string): Follow
     [toBottom],
   );
 
+  // Only the thread scrolls: scrollIntoView would scroll every box around it, the page's too.
   const reveal = useCallback((element: Element) => {
     pinned.current = false;
-    element.scrollIntoView({ block: 'start' });
+    const box = scroller.current;
+    if (box) box.scrollTop += element.getBoundingClientRect().top - box.getBoundingClientRect().top;
   }, []);
 
   return { scroller, content, unseen, toNewest, reveal };

@@ -3,7 +3,7 @@
 // on (what Save sends), whether the buffer differs from the saved text, and
 // the tab's draft of that text, kept as it changes.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { queryKeys } from '../api/queryKeys';
 import type { RevisionView } from '../../../src/domain/documents';
 import { keepDraft, readDraft } from './drafts';
@@ -30,11 +30,13 @@ export function useEditorDocument(project: string, path: string): EditorDocument
   const opening = useQuery(openingRevisionQuery(project, path));
   // Read once per opening: the next opening of this document reads it afresh.
   useEffect(() => () => queries.removeQueries({ queryKey: queryKeys.editorOpening(project, path) }), [queries, project, path]);
-  const [draft] = useState(() => readDraft(project, path));
   const [held, setHeld] = useState<RevisionView | null>(null);
   const [typedDirty, setTypedDirty] = useState<boolean | null>(null);
 
   const opened = opening.data;
+  // Read with each opening: one read again (the operator switched, which clears what the tab read) opens with
+  // what was typed since, not with the draft the page first found.
+  const draft = useMemo(() => (opened === undefined ? null : readDraft(project, path)), [opened, project, path]);
   const saved = held ?? opened ?? null;
   const base = held ? held.revision : draft ? draft.base : (opened?.revision ?? null);
   const dirty = typedDirty ?? (opened !== undefined && draft !== null && draft.text !== opened?.text);

@@ -20,7 +20,7 @@ export function Nav({ project, environment }: { project: string; environment: st
     );
   };
   return (
-    <nav className="nav" aria-label="Project">
+    <nav className="nav" id="project-nav" aria-label="Project">
       <h2>{details?.name ?? project}</h2>
       <ul>
         {item(base, 'Overview')}

@@ -8,10 +8,12 @@ import { useProjectChangeStream } from '../api/projectChanges';
 import { AssistantPanel } from '../assistant/AssistantPanel';
 import { useScope } from '../scope';
 import { ErrorBoundary } from '../ui/ErrorBoundary';
+import { ConnectionBanner } from './ConnectionBanner';
 import { Nav } from './Nav';
 import { PanelResizer } from './PanelResizer';
 import { setPanelOpen, useNarrowScreen, usePanelLayout, usePanelOpen } from './panelLayout';
 import { TopBar } from './TopBar';
+import { focusPage, PAGE_ID, usePageFocus } from './usePageFocus';
 import { PANEL_ID, useDrawer } from './useDrawer';
 
 export function Shell({ children }: { children: ReactNode }) {
@@ -23,15 +25,39 @@ export function Shell({ children }: { children: ReactNode }) {
   const drawerOpen = narrow && open;
 
   useDrawer(drawerOpen);
+  usePageFocus();
 
   const classes = ['shell', scope.project ? '' : 'no-nav', open ? '' : 'panel-hidden'].filter(Boolean).join(' ');
   return (
     <div className={classes} style={{ '--assistant-width': `${width}px` } as CSSProperties}>
       {/* Out of reach (keyboard and screen reader) while the drawer covers it; its own box stays out of the grid. */}
       <div className="behind-drawer" inert={drawerOpen}>
+        <a
+          href={`#${PAGE_ID}`}
+          className="skip-link"
+          onClick={(event) => {
+            event.preventDefault();
+            focusPage();
+          }}
+        >
+          Skip to content
+        </a>
+        {scope.project && (
+          <a
+            href="#project-nav"
+            className="skip-link"
+            onClick={(event) => {
+              event.preventDefault();
+              document.querySelector<HTMLElement>('#project-nav a[aria-current=page], #project-nav a')?.focus();
+            }}
+          >
+            Skip to the project’s pages
+          </a>
+        )}
         <TopBar scope={scope} panelOpen={open} />
+        <ConnectionBanner />
         {scope.project && <Nav project={scope.project} environment={scope.environment} />}
-        <main className="page" id="page">
+        <main className="page" id={PAGE_ID}>
           {children}
         </main>
       </div>

@@ -1,10 +1,14 @@
-// `/projects/{p}/members`: who is in the project; admins change roles.
+// `/projects/{p}/members`: who is in the project; admins change roles, each
+// change asked first in words (a select changes on one arrow key, so picking
+// a role alone never acts).
+import { useState } from 'react';
 import { runTool } from '../api/client';
 import { useMembers } from '../api/queries';
 import { queryKeys } from '../api/queryKeys';
 import { ROLES } from '../../../src/wire/role';
 import { useConcepts } from '../screen';
 import { usePermission } from '../ui/permission';
+import { Dialog } from '../ui/Dialog';
 import { useAction } from '../ui/useAction';
 import { Failure } from './Failure';
 
@@ -17,6 +21,9 @@ export function MembersPage({ params }: { params: { project: string } }) {
     mutationFn: ({ operator, role }: { operator: string; role: string }) => runTool('set_member_role', { project, operator, role }),
     changes: [queryKeys.members(), queryKeys.project(), queryKeys.projects(), queryKeys.tools()],
   });
+  /** The role change picked, waiting for the operator's yes. */
+  const [asked, setAsked] = useState<{ operator: string; role: string } | null>(null);
+  const article = (role: string) => (/^[aeiou]/.test(role) ? 'an' : 'a');
   return (
     <section aria-labelledby="title">
       <h1 id="title">Members</h1>
@@ -40,7 +47,7 @@ export function MembersPage({ params }: { params: { project: string } }) {
                   value={m.role}
                   disabled={!mayManage.allowed || setRole.isPending}
                   title={mayManage.reason || undefined}
-                  onChange={(e) => setRole.mutate({ operator: m.operator, role: e.target.value })}
+                  onChange={(e) => setAsked({ operator: m.operator, role: e.target.value })}
                 >
                   {ROLES.map((role) => (
                     <option key={role}>{role}</option>
@@ -51,6 +58,23 @@ export function MembersPage({ params }: { params: { project: string } }) {
           ))}
         </tbody>
       </table>
+      <Dialog title={asked ? `Make ${asked.operator} ${article(asked.role)} ${asked.role} of ${project}?` : ''} open={asked !== null} onClose={() => setAsked(null)}>
+        <div className="dialog-actions">
+          <button type="button" autoFocus onClick={() => setAsked(null)}>
+            Keep
+          </button>
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              if (asked) setRole.mutate(asked);
+              setAsked(null);
+            }}
+          >
+            Change role
+          </button>
+        </div>
+      </Dialog>
     </section>
   );
 }

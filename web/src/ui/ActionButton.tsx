@@ -1,7 +1,9 @@
 // A button for an action the operator may not be allowed to take: when not,
 // it stays focusable but inert, and carries the refusal sentence as its
-// accessible description (and tooltip).
+// accessible description (and tooltip); so does every action while the
+// server cannot be reached.
 import { useId, type ButtonHTMLAttributes } from 'react';
+import { OFFLINE_REASON, useServerReachable } from '../api/connection';
 import type { Permission } from './permission';
 
 interface Props extends ButtonHTMLAttributes<HTMLButtonElement> {
@@ -11,7 +13,10 @@ interface Props extends ButtonHTMLAttributes<HTMLButtonElement> {
 
 export function ActionButton({ permission, primary, disabled, onClick, className, children, ...rest }: Props) {
   const reasonId = useId();
-  const refused = !permission.allowed;
+  // While the server is away, every action waits, saying why.
+  const reachable = useServerReachable();
+  const reason = reachable ? permission.reason : OFFLINE_REASON;
+  const refused = !permission.allowed || !reachable;
   const inert = refused || disabled;
   return (
     <>
@@ -20,15 +25,15 @@ export function ActionButton({ permission, primary, disabled, onClick, className
         {...rest}
         className={[primary ? 'primary' : '', className ?? ''].join(' ').trim() || undefined}
         aria-disabled={inert || undefined}
-        aria-describedby={refused && permission.reason ? reasonId : rest['aria-describedby']}
-        title={refused ? permission.reason : rest.title}
+        aria-describedby={refused && reason ? reasonId : rest['aria-describedby']}
+        title={refused ? reason : rest.title}
         onClick={inert ? undefined : onClick}
       >
         {children}
       </button>
-      {refused && permission.reason && (
+      {refused && reason && (
         <span id={reasonId} hidden>
-          {permission.reason}
+          {reason}
         </span>
       )}
     </>

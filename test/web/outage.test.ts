@@ -1,0 +1,96 @@
+// The server going away: within 2 s a banner says "Reconnecting… — your
+// unsaved text is kept", the actions wait and say why, and once the server
+// is back the banner goes by itself, the draft still there, without a reload.
+// The browser reaches the server through a loopback relay the test cuts and
+// restores (every connection dropped, nothing listening), as an outage looks
+// to it. Screenshots at 1280 and 390 px, light and dark, with axe.
+import net from 'node:net';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { consoleForFile, moderateViolations, SCREENSHOTS, signInTab } from './fixture.js';
+
+const ui = consoleForFile();
+
+interface Relay {
+  origin: string;
+  cut(): Promise<void>;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A loopback TCP relay to `target` on a port of its own. */
+async function relay(target: string): Promise<Relay> {
+  const to = new URL(target);
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(to.port), to.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => socket.destroy());
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  const listen = (port: number) => new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
+  const port = await listen(0);
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      sockets.forEach((socket) => socket.destroy());
+    });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    cut: stop,
+    restore: async () => {
+      await listen(port);
+    },
+    close: () => (server.listening ? stop() : Promise.resolve()),
+  };
+}
+
+describe('an outage', () => {
+  for (const [scheme, width] of [
+    ['light', 1280],
+    ['dark', 390],
+  ] as const) {
+    it(`says so within 2 s, holds the actions with the reason, keeps the draft and clears by itself (${scheme}, ${width} px)`, async () => {
+      const through = await relay(ui.server.url);
+      try {
+        const { page, errors } = await ui.blank(scheme);
+        await page.setViewportSize({ width, height: 800 });
+        const link = new URL(ui.links.ada);
+        await signInTab(page, `${through.origin}/${link.hash}`, '/projects/shop/documents/app.yaml');
+        // Typed once the editor is writable (it opens read-only until the operator's permissions are read).
+        await page.locator('.cm-content[contenteditable="true"]').click();
+        await page.keyboard.press('Control+Home');
+        await page.keyboard.insertText('# typed during an outage\n');
+        await page.locator('.cm-content', { hasText: '# typed during an outage' }).waitFor();
+        const save = page.getByRole('button', { name: 'Save', exact: true });
+        await expect.poll(() => save.getAttribute('aria-disabled'), { timeout: 10_000 }).toBe(null);
+
+        const banner = page.getByRole('status', { name: 'Connection' });
+        const cutAt = Date.now();
+        await through.cut();
+        await banner.getByText('Reconnecting…').waitFor({ timeout: 2000 });
+        const shownIn = Date.now() - cutAt;
+        expect(shownIn).toBeLessThanOrEqual(2000);
+        expect(await banner.textContent()).toContain('your unsaved text is kept');
+        expect(await save.getAttribute('aria-disabled')).toBe('true');
+        expect(await save.getAttribute('title')).toContain('the server cannot be reached');
+        await page.screenshot({ path: path.join(SCREENSHOTS, `outage-${scheme}-${width}.png`) });
+        expect(await moderateViolations(page, '.shell')).toEqual([]);
+
+        const restoredAt = Date.now();
+        await through.restore();
+        await expect.poll(() => banner.textContent(), { timeout: 5000 }).toBe('');
+        console.error(`outage banner: shown ${shownIn} ms after the cut, gone ${Date.now() - restoredAt} ms after the server was back`);
+        await expect.poll(() => save.getAttribute('aria-disabled'), { timeout: 10_000 }).toBe(null);
+        expect(await page.locator('.cm-content').textContent()).toContain('# typed during an outage');
+        // Only the fetches cut by the outage complain.
+        expect(errors.filter((e) => !/Failed to load resource|ERR_CONNECTION|Failed to fetch/.test(e))).toEqual([]);
+      } finally {
+        await through.close();
+      }
+    });
+  }
+});
