@@ -35,6 +35,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { projectChangeRoutes } from './routes/project-changes.js';
 import { turnRoutes } from './routes/turns.js';
 import { changeRoutes } from './routes/changes.js';
+import { streamRoutes } from './routes/stream.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { ajvOnFirstUse, compileAtTheEdge } from '../validation/ajv.js';
 import { buildSerializerOnFirstUse } from './serializers.js';
@@ -125,7 +126,7 @@ export async function buildApp({
   await app.register(operationRoutes, { store, gate, metrics: services.metrics.registry, metricsToken: config.metricsToken });
   await app.register(
     async (api) => {
-      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes, agentRoutes, turnRoutes, changeRoutes, projectChangeRoutes, changeRequestRoutes, webhookRoutes]) {
+      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes, agentRoutes, turnRoutes, changeRoutes, streamRoutes, projectChangeRoutes, changeRequestRoutes, webhookRoutes]) {
         await api.register(routes, { services });
       }
     },

@@ -17,6 +17,7 @@ import type { ShownTurn } from './useRunningTurn';
 import { MessageTime } from './MessageTime';
 import { NewMessagesPill } from './NewMessagesPill';
 import { ProposalCard } from './ProposalCard';
+import { SendStatus } from './SendStatus';
 import { useFollowNewest } from './useFollowNewest';
 
 interface Props {
@@ -102,7 +103,7 @@ export function ThreadView({ thread, holder, running, onStop, deciding, onDecide
         <>
           {running.message && <div className="message user">{running.message}</div>}
           <LiveAnswer live={running.live} holder={holder} />
-          <Working holder={holder} startedAt={running.startedAt} onStop={onStop} />
+          {running.known ? <Working holder={holder} startedAt={running.startedAt} onStop={onStop} /> : <SendStatus since={running.startedAt} />}
         </>
       )}
       {thread?.state === 'refused' && !running && <p className="notice">{holder} declined this request; rephrase it or ask something else.</p>}
