@@ -14,6 +14,8 @@ const LONGEST_PAUSE_MS = 10_000;
 /** A stream not answering within this long is not to be had for now: the tabs poll meanwhile. */
 const ANSWER_MS = 4000;
 export const POLL_MS = 5000;
+/** A stream closed lets its connection go before the next one opens. */
+const SETTLE_MS = 50;
 
 interface Entry {
   topic: string;
@@ -55,6 +57,8 @@ export class StreamKeeper {
   private poller: ReturnType<typeof setInterval> | null = null;
   private slow: ReturnType<typeof setTimeout> | null = null;
   private syncing = false;
+  /** Topics came while a stream was opening: another opens once it answered. */
+  private behind = false;
   private closed = false;
 
   constructor(private readonly deliver: (delivery: Delivery) => void) {}
@@ -99,11 +103,11 @@ export class StreamKeeper {
   }
 
   private sync(): void {
-    if (this.closed) return;
-    const covering = this.next ?? this.current;
+    if (this.closed || this.wants.size === 0) return;
+    // At most two streams at once: one answering, one opening; what changes meanwhile waits for the opening one.
+    if (this.next) return void (this.behind = true);
     // Topics no longer wanted stay on the stream until it changes for another reason: closing costs a reconnect.
-    if (covering && [...this.wants.keys()].every((key) => covering.keys.has(key))) return;
-    if (this.wants.size === 0) return;
+    if (this.current && [...this.wants.keys()].every((key) => this.current?.keys.has(key))) return;
     this.open(false);
   }
 
@@ -136,6 +140,11 @@ export class StreamKeeper {
     const opened = [...attempt.keys].filter((key) => dropped || !this.live || !before?.keys.has(key));
     this.setLive(true);
     if (opened.length > 0) this.deliver({ type: 'open', keys: opened });
+    if (this.behind) {
+      this.behind = false;
+      // The stream before lets its connection go first.
+      setTimeout(() => this.sync(), SETTLE_MS);
+    }
   }
 
   private ended(attempt: Attempt): void {
@@ -147,6 +156,10 @@ export class StreamKeeper {
   private failed(attempt: Attempt, error: unknown): void {
     if (attempt.stop.signal.aborted || this.closed) return;
     if (this.next === attempt) this.next = null;
+    if (this.behind) {
+      this.behind = false;
+      this.schedule();
+    }
     // A refusal (the token no longer accepted, a topic malformed) does not change by asking again.
     if (error instanceof ApiError && error.status < 500 && error.status !== 429) {
       const refusal = { status: error.status, error: error.message };
