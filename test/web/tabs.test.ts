@@ -112,8 +112,8 @@ describe('tabs of one browser', () => {
     }
     await pages[TABS - 1]?.screenshot({ path: path.join(SCREENSHOTS, 'six-tabs.png') });
     const slowest = Math.max(...lags);
-    console.log(`six tabs: sends answered in ${turns.join(', ')} ms; the other tabs showed them ${lags.join(', ')} ms later;`);
-    console.log(`six tabs: every tab showed each message and answer within ${slowest} ms; at most ${mostLongLived} connections held by long-lived responses, ${most} established (ss)`);
+    console.error(`six tabs: sends answered in ${turns.join(', ')} ms; the other tabs showed them ${lags.join(', ')} ms later;`);
+    console.error(`six tabs: every tab showed each message and answer within ${slowest} ms; at most ${mostLongLived} connections held by long-lived responses, ${most} established (ss)`);
     expect(slowest).toBeLessThanOrEqual(1000);
     expect(mostLongLived).toBeGreaterThan(0);
     expect(mostLongLived).toBeLessThanOrEqual(2);
