@@ -121,4 +121,19 @@ describe('tabs of one browser', () => {
     expect(most).toBeLessThanOrEqual(6);
     for (const page of pages) expect(await page.getByText('Not sent yet').count()).toBe(0);
   });
+
+  it('where no stream can be had, says live updates are paused, and a send still goes and is answered', async () => {
+    const tab = await ui.blank();
+    // A proxy that never answers event streams.
+    await tab.page.route('**/api/v1/stream?*', () => undefined);
+    await signInTab(tab.page, ui.links.ada, STAGING);
+    const paused = tab.page.getByRole('status').filter({ hasText: 'Live updates paused' });
+    await paused.waitFor({ timeout: 10_000 });
+    await tab.page.getByRole('button', { name: 'New conversation' }).click();
+    await sendMessage(tab.page, '/say polled');
+    await tab.page.locator('.thread .message.assistant', { hasText: 'polled' }).waitFor({ timeout: 10_000 });
+    await tab.page.screenshot({ path: path.join(SCREENSHOTS, 'live-updates-paused.png') });
+    await tab.page.unrouteAll({ behavior: 'ignoreErrors' });
+    await paused.waitFor({ state: 'detached', timeout: 20_000 });
+  });
 });

@@ -55,7 +55,6 @@ export class StreamKeeper {
   private pause = FIRST_PAUSE_MS;
   private live = true;
   private poller: ReturnType<typeof setInterval> | null = null;
-  private slow: ReturnType<typeof setTimeout> | null = null;
   private syncing = false;
   /** Topics came while a stream was opening: another opens once it answered. */
   private behind = false;
@@ -116,14 +115,26 @@ export class StreamKeeper {
     const attempt: Attempt = { entries, keys: new Set(entries.flatMap((e) => e.keys)), stop: new AbortController() };
     this.next?.stop.abort();
     this.next = attempt;
-    this.slow ??= setTimeout(() => this.setLive(false), ANSWER_MS);
+    // One that does not answer (a proxy holding it back) is given up and tried again, polling meanwhile.
+    const unanswered = setTimeout(() => {
+      if (this.next !== attempt) return;
+      attempt.stop.abort();
+      this.next = null;
+      this.setLive(false);
+      void this.retry();
+    }, ANSWER_MS);
+    attempt.stop.signal.addEventListener('abort', () => clearTimeout(unanswered), { once: true });
     const path = `/api/v1/stream?${entries.map((e) => `topic=${encodeURIComponent(e.topic)}`).join('&')}`;
     openEventStream(path, (event) => this.heard(attempt, event), attempt.stop.signal).then(
       ({ closed }) => {
+        clearTimeout(unanswered);
         this.answered(attempt, dropped);
         void closed.then(() => this.ended(attempt));
       },
-      (error: unknown) => this.failed(attempt, error),
+      (error: unknown) => {
+        clearTimeout(unanswered);
+        this.failed(attempt, error);
+      },
     );
   }
 
@@ -133,8 +144,6 @@ export class StreamKeeper {
     this.current = attempt;
     if (this.next === attempt) this.next = null;
     before?.stop.abort();
-    if (this.slow) clearTimeout(this.slow);
-    this.slow = null;
     this.pause = FIRST_PAUSE_MS;
     // After a drop or a pause every key may have missed something; otherwise only the new keys begin listening.
     const opened = [...attempt.keys].filter((key) => dropped || !this.live || !before?.keys.has(key));
