@@ -62,6 +62,8 @@ export interface Config {
   requestQueueLimitMs: number;
   /** On SIGTERM, requests in flight get this long to finish before the server closes. */
   drainTimeoutMs: number;
+  /** HTTPS with HTTP/2 (ALPN, HTTP/1.1 for clients without it): the certificate chain and its key, PEM files by path; null: plain HTTP/1.1. */
+  tls: { certFile: string; keyFile: string } | null;
   /** Where people reach the console (`https://aion.example.com`), for links sent out; null: the address this server listens on. */
   publicUrl: string | null;
   webhooks: WebhookConfig;
@@ -193,6 +195,8 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
   ],
   ['AION_REQUEST_QUEUE_LIMIT', `a write (deploy, accept, …) whose request arrived longer ago than this does not start: 503, nothing changed (default: ${DEFAULTS.requestQueueLimit})`],
   ['AION_DRAIN_TIMEOUT', `on SIGTERM, how long requests in flight may take to finish before the server closes (default: ${DEFAULTS.drainTimeout})`],
+  ['AION_TLS_CERT', 'a PEM certificate chain (path): the server speaks HTTPS with HTTP/2, HTTP/1.1 for clients without it; needs AION_TLS_KEY'],
+  ['AION_TLS_KEY', "the certificate's PEM private key (path)"],
   ['AION_PUBLIC_URL', "where people reach the console, like https://aion.example.com, for the links webhooks send (default: the address the server listens on)"],
   ['AION_WEBHOOK_ATTEMPTS', `tries of a webhook delivery before it is failed (default: ${DEFAULTS.webhookAttempts})`],
   ['AION_WEBHOOK_BACKOFF', `wait after a webhook's first failed try; each next is four times longer with jitter, at most 6h (default: ${DEFAULTS.webhookBackoff})`],
@@ -248,6 +252,7 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
     requestQueueLimitMs: parseDuration('AION_REQUEST_QUEUE_LIMIT', env.AION_REQUEST_QUEUE_LIMIT ?? DEFAULTS.requestQueueLimit),
     drainTimeoutMs: parseDuration('AION_DRAIN_TIMEOUT', env.AION_DRAIN_TIMEOUT ?? DEFAULTS.drainTimeout),
     publicUrl: parsePublicUrl(nonEmpty(env.AION_PUBLIC_URL)),
+    tls: parseTls(nonEmpty(env.AION_TLS_CERT), nonEmpty(env.AION_TLS_KEY)),
     webhooks: {
       attempts: parsePositiveInt('AION_WEBHOOK_ATTEMPTS', env.AION_WEBHOOK_ATTEMPTS ?? DEFAULTS.webhookAttempts),
       backoffMs: parseDuration('AION_WEBHOOK_BACKOFF', env.AION_WEBHOOK_BACKOFF ?? DEFAULTS.webhookBackoff),
@@ -335,6 +340,12 @@ function parseOrigins(value: string): string[] {
 }
 
 /** `https://aion.example.com` or `https://example.com/aion`: kept without a trailing slash, so paths append. */
+function parseTls(certFile: string | null, keyFile: string | null): Config['tls'] {
+  if (certFile === null && keyFile === null) return null;
+  if (certFile === null || keyFile === null) throw new ConfigError('AION_TLS_CERT and AION_TLS_KEY go together: set both (HTTPS with HTTP/2) or neither');
+  return { certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) };
+}
+
 function parsePublicUrl(value: string | null): string | null {
   if (value === null) return null;
   const url = URL.canParse(value) ? new URL(value) : null;

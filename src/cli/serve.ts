@@ -60,7 +60,7 @@ export async function startServer(
     }
     const port = new URL(address).port;
     const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-    const url = `http://${host}:${port}`;
+    const url = `${config.tls ? 'https' : 'http'}://${host}:${port}`;
     services.agents.serverUrl = url;
     services.webhooks.start(config.publicUrl ?? url);
     return {

@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Config, LogFormat } from '../config.js';
 import type { Store } from '../store/db.js';
 import { authPlugin } from './auth.js';
+import { secureServerFactory } from './tls.js';
 import { acceptEmptyBodies } from './bodies.js';
 import { loadConsole } from './console.js';
 import { errorSchema, registerErrorHandling } from './errors.js';
@@ -35,6 +36,7 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { projectChangeRoutes } from './routes/project-changes.js';
 import { turnRoutes } from './routes/turns.js';
 import { changeRoutes } from './routes/changes.js';
+import { streamRoutes } from './routes/stream.js';
 import { conversationRoutes } from './routes/conversation.js';
 import { ajvOnFirstUse, compileAtTheEdge } from '../validation/ajv.js';
 import { buildSerializerOnFirstUse } from './serializers.js';
@@ -46,7 +48,7 @@ const MAX_PARAM_LENGTH = 500;
 
 export interface AppOptions {
   store: Store;
-  config: Pick<Config, 'logLevel' | 'logFormat' | 'metricsToken' | 'host' | 'allowedOrigins' | 'requestQueueLimitMs'> & ServiceConfig;
+  config: Pick<Config, 'logLevel' | 'logFormat' | 'metricsToken' | 'host' | 'allowedOrigins' | 'requestQueueLimitMs'> & Partial<Pick<Config, 'tls'>> & ServiceConfig;
   /** Where log lines go; stderr by default. */
   logStream?: Writable;
 }
@@ -57,6 +59,7 @@ export async function buildApp({
   logStream,
 }: AppOptions): Promise<{ app: FastifyInstance; services: Services; gate: RequestGate; logFormat: LogFormat }> {
   const log = await logOutput(config.logFormat, logStream ?? process.stderr);
+  const serverFactory = secureServerFactory(config.tls ?? null);
   const app = Fastify({
     logger: {
       level: config.logLevel,
@@ -66,6 +69,7 @@ export async function buildApp({
     },
     ...(log.format === 'pretty' ? { logController: new QuietRequestLog() } : {}),
     bodyLimit: BODY_LIMIT,
+    ...(serverFactory ? { serverFactory } : {}),
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
@@ -125,7 +129,7 @@ export async function buildApp({
   await app.register(operationRoutes, { store, gate, metrics: services.metrics.registry, metricsToken: config.metricsToken });
   await app.register(
     async (api) => {
-      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes, agentRoutes, turnRoutes, changeRoutes, projectChangeRoutes, changeRequestRoutes, webhookRoutes]) {
+      for (const routes of [projectRoutes, memberRoutes, operatorRoutes, tokenRoutes, toolRoutes, conceptRoutes, liveRoutes, assistantRoutes, conversationRoutes, agentRoutes, turnRoutes, changeRoutes, streamRoutes, projectChangeRoutes, changeRequestRoutes, webhookRoutes]) {
         await api.register(routes, { services });
       }
     },

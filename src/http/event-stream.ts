@@ -19,7 +19,8 @@ export function openEventStream(request: FastifyRequest, reply: FastifyReply, gr
   out.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache',
-    connection: 'keep-alive',
+    // HTTP/2 forbids connection headers (its streams are multiplexed on one connection anyway).
+    ...(request.raw.httpVersionMajor < 2 ? { connection: 'keep-alive' } : {}),
     'x-request-id': request.id,
   });
   out.write(`: ${greeting}\n\n`);

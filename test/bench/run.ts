@@ -14,6 +14,7 @@ import { eventWriteRows, turnsAcrossServersRows } from './turns.js';
 import { promptCacheRows } from './prompt-cache.js';
 import { consoleRows } from './console.js';
 import { screenRows } from './screen.js';
+import { tabRows } from './tabs.js';
 import { editRows } from './edits.js';
 import { liveAcrossServersRows, liveRows } from './live.js';
 import { benchMcp } from './mcp.js';
@@ -113,6 +114,7 @@ async function main() {
     process.stdout.write('the console in headless Chromium…\n');
     rows.push(...(await consoleRows(server.url, demo.ada ?? '')));
     rows.push(...(await screenRows(server.url, demo.ada ?? '')));
+    rows.push(...(await tabRows(server.url, demo.ada ?? '')));
     process.stdout.write('MCP round trips…\n');
     rows.push(...(await benchMcp(server.url, demo.ada ?? '')));
     rows.push(...(await liveRows(server, demo.ada ?? '')));

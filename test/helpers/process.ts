@@ -39,7 +39,7 @@ export async function spawnServer(args: string[], env: Record<string, string> = 
       buffered = lines.pop() ?? '';
       for (const line of lines) {
         stdout.push(line);
-        const match = /^listening on (http:\/\/\S+)$/.exec(line);
+        const match = /^listening on (https?:\/\/\S+)$/.exec(line);
         if (match?.[1]) resolve(match[1]);
       }
     });

@@ -23,6 +23,7 @@ import { NotFound } from './pages/NotFound';
 import { ProjectPage } from './pages/ProjectPage';
 import { ProjectsPage } from './pages/ProjectsPage';
 import { ErrorBoundary } from './ui/ErrorBoundary';
+import { LiveUpdatesPaused } from './ui/LiveUpdatesPaused';
 
 // The editor (CodeMirror) loads only on its own route (when the tab starts there, at once: editor/route),
 // without suspending (editor/LazyEditorPage).
@@ -47,6 +48,7 @@ export function App() {
   return (
     <Shell>
       <SwitchOperator />
+      <LiveUpdatesPaused />
       <ErrorBoundary what="This page" resetOn={location}>
         <Suspense fallback={<p className="loading">Loading…</p>}>
           <Switch>

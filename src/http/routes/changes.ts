@@ -2,9 +2,8 @@
 // Events per tab (a browser holds few connections to a host): their threads
 // (the thread list and an open thread refresh from it) and the change
 // requests of their projects (the top bar's count and the requests' pages).
-import { changeRequestChangeOf } from '../../change-requests/topics.js';
 import type { Services } from '../../services.js';
-import { threadChangeOf } from '../../turns/topics.js';
+import { changesFeed } from '../../streams/changes-feed.js';
 import { operatorOf } from '../auth.js';
 import { openEventStream } from '../event-stream.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
@@ -23,28 +22,9 @@ export const changeRoutes: RoutePlugin<{ services: Services }> = async (app, { s
       },
     },
     async (request, reply) => {
-      const operator = operatorOf(request);
       const stream = openEventStream(request, reply, 'following your changes', services.changes.closing);
-      const resync = () => stream.send({ type: 'resync', data: {} });
-      const unsubscribe = services.changes.subscribe((topic) => {
-        if (topic === '*') return resync();
-        const thread = threadChangeOf(topic, operator.id);
-        if (thread) return stream.send({ type: 'thread', data: thread });
-        const request = changeRequestChangeOf(topic);
-        if (!request) return;
-        // Membership is read when a change comes (from memory), so a member added or removed meanwhile is heard.
-        services.projects.find(operator, request.project).then(
-          (member) => member && stream.send({ type: 'change_request', data: request }),
-          // The membership could not be read (the store went away): the client reads everything again.
-          resync,
-        );
-      });
-      const finish = () => {
-        unsubscribe();
-        stream.end();
-      };
-      if (stream.closed.aborted) finish();
-      else stream.closed.addEventListener('abort', finish, { once: true });
+      await changesFeed(services, operatorOf(request))(stream.send, stream.closed);
+      stream.end();
     },
   );
 };

@@ -1,9 +1,7 @@
 // A running turn, agent or built-in: cancel it, or follow it as Server-Sent
 // Events (started, text deltas, tool calls, plan, proposals, ended).
-import type { TurnEvent } from '../../wire/turn-event.js';
-import type { EventCursor } from '../../turns/turns.js';
-import { findThread } from '../../assistant/threads.js';
 import type { Services } from '../../services.js';
+import { cursorOf, openTurnFeed } from '../../streams/turn-feed.js';
 import { operatorOf } from '../auth.js';
 import { openEventStream } from '../event-stream.js';
 import { errorResponses, type RoutePlugin, threadParams } from '../schemas.js';
@@ -51,11 +49,10 @@ export const turnRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
       },
     },
     async (request, reply) => {
-      const thread = await findThread(services.db, operatorOf(request), request.params.id);
+      const feed = await openTurnFeed(services, operatorOf(request), request.params.id, cursorOf(request.headers['last-event-id']));
       const stream = openEventStream(request, reply, "following this thread's turn", services.changes.closing);
-      const send = (id: string, event: TurnEvent) => stream.send({ id, type: event.type, data: event });
       try {
-        await services.turns.follow(thread.id, cursorOf(request.headers['last-event-id']), send, stream.closed);
+        await feed(stream.send, stream.closed);
       } catch (error) {
         request.log.error({ err: error }, 'following a turn failed');
       } finally {
@@ -64,9 +61,3 @@ export const turnRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
     },
   );
 };
-
-/** `<turn>:<seq>`, as the stream numbers its events; anything else starts afresh. */
-function cursorOf(header: string | undefined): EventCursor | null {
-  const match = /^([0-9a-f-]{36}):(\d{1,9})$/i.exec(header ?? '');
-  return match?.[1] && match[2] ? { turn: match[1].toLowerCase(), seq: Number(match[2]) } : null;
-}

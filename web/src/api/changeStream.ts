@@ -1,8 +1,8 @@
-// The tab's one stream of what changes for its operator (GET /api/v1/changes):
-// a browser holds six connections to a host, so every follower shares it.
+// What changes for the tab's operator (the `changes` topic of the browser's
+// one stream): every follower shares it.
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { keepEventStream } from './keptStream';
+import { followTopic } from './topics';
 
 /** What one kind of change makes the tab read again. */
 export interface ChangeFollower {
@@ -15,15 +15,15 @@ export interface ChangeFollower {
   readAll(queries: QueryClient): void;
 }
 
-/** Opens the stream while `token` is signed in (a new operator, a new stream). */
+/** Follows the changes while `token` is signed in (a new operator, a new follow). */
 export function useChangeStream(token: string | null, followers: readonly ChangeFollower[]): void {
   const queries = useQueryClient();
   useEffect(() => {
     if (!token) return;
     const stop = new AbortController();
     const readAll = () => followers.forEach((f) => f.readAll(queries));
-    keepEventStream(
-      '/api/v1/changes',
+    followTopic(
+      'changes',
       {
         onEvent: ({ event, data }) => {
           if (event === 'resync') return readAll();

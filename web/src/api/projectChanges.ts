@@ -1,11 +1,11 @@
-// The page's project as it changes, on any server (GET
-// /api/v1/projects/{p}/changes): each notice reads again what it touched, so
+// The page's project as it changes, on any server (the `project:<p>` topic of
+// the browser's one stream): each notice reads again what it touched, so
 // documents, deployments, secrets, members and the audit refresh by
 // themselves — and an open editor learns of a revision saved elsewhere.
 import { type QueryKey, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import type { ProjectChange } from '../../../src/wire/project-change';
-import { keepEventStream } from './keptStream';
+import { followTopic } from './topics';
 import { queryKeys, readAgain } from './queryKeys';
 
 /** The queries (key prefixes) each kind of change in `project` makes stale; every change is audited too. */
@@ -21,7 +21,7 @@ function staleAfter(project: string): Record<ProjectChange['what'], QueryKey[]> 
   };
 }
 
-/** Follows `project` while a page of it is shown (a new project, a new stream). */
+/** Follows `project` while a page of it is shown (a new project, a new follow). */
 export function useProjectChangeStream(project: string | undefined): void {
   const queries = useQueryClient();
   useEffect(() => {
@@ -29,8 +29,8 @@ export function useProjectChangeStream(project: string | undefined): void {
     const stop = new AbortController();
     const stale = staleAfter(project);
     const everything = Object.values(stale).flat();
-    keepEventStream(
-      `/api/v1/projects/${encodeURIComponent(project)}/changes`,
+    followTopic(
+      `project:${project}`,
       {
         onEvent: ({ event, data }) => {
           if (event === 'resync') return void readAgain(queries, everything);

@@ -18,6 +18,7 @@ import { MessageTime } from './MessageTime';
 import { NewMessagesPill } from './NewMessagesPill';
 import { ProposalCard } from './ProposalCard';
 import { QuestionForm } from './QuestionForm';
+import { SendStatus } from './SendStatus';
 import { useFollowNewest } from './useFollowNewest';
 
 interface Props {
@@ -103,7 +104,7 @@ export function ThreadView({ thread, holder, running, onStop, deciding, onDecide
         <>
           {running.message && <div className="message user">{running.message}</div>}
           <LiveAnswer live={running.live} holder={holder} thread={thread} />
-          <Working holder={holder} startedAt={running.startedAt} onStop={onStop} />
+          {running.known ? <Working holder={holder} startedAt={running.startedAt} onStop={onStop} /> : <SendStatus since={running.startedAt} />}
         </>
       )}
       {thread?.state === 'refused' && !running && <p className="notice">{holder} declined this request; rephrase it or ask something else.</p>}

@@ -1,8 +1,8 @@
-// A running turn as it streams (GET …/threads/{id}/events): text deltas,
+// A running turn as it streams (the `turn:<thread>` topic of the browser's one stream): text deltas,
 // tool calls upserted by id, the plan, the proposals made so far, the agent's
 // questions that wait. The thread
 // as stored replaces it once the turn has ended.
-import { keepEventStream, type KeptStream } from '../api/keptStream';
+import { type Follow, followTopic } from '../api/topics';
 import type { PlanEntry, ToolCall } from '../../../src/wire/agent-work';
 import type { Question } from '../../../src/wire/question';
 import type { TurnEvent } from '../../../src/wire/turn-event';
@@ -48,15 +48,14 @@ export function applyTurnEvent(live: LiveTurn, event: TurnEvent): LiveTurn {
  * a POST that starts the turn may go; `turnId` is the turn's, from the event ids.
  * `after` (an event id) follows that event's turn from the next one on.
  */
-export function followTurn(threadId: string, onEvent: (event: TurnEvent, turnId: string) => void, signal: AbortSignal, after: string | null = null): KeptStream {
-  return keepEventStream(
-    `/api/v1/assistant/threads/${threadId}/events`,
+export function followTurn(threadId: string, onEvent: (event: TurnEvent, turnId: string) => void, signal: AbortSignal, after: string | null = null): Follow {
+  return followTopic(
+    after ? `turn:${threadId}@${after}` : `turn:${threadId}`,
     {
       // Each event's id is `<turn>:<seq>`.
       onEvent: ({ id, data }) => onEvent(JSON.parse(data) as TurnEvent, id?.split(':')[0] ?? ''),
       isLast: ({ event }) => event === 'ended',
     },
     signal,
-    after,
   );
 }

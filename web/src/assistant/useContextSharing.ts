@@ -1,16 +1,18 @@
 // While a thread is open and "Share context" is on, the console tells the
-// conversation what the operator sees (PUT …/context, debounced) and waits on
-// GET …/context?after=REV&wait=30 for the agent's edit batches, which the open
-// editor applies as transactions. A stale base revision (409) rebases the
+// conversation what the operator sees (PUT …/context, debounced) and follows
+// the thread's context (the `context:<thread>@<rev>` topic of the browser's one
+// stream) for the agent's edit batches, which the open editor applies as transactions. A stale base revision (409) rebases the
 // operator's edits onto the agent's text and sends again.
 import { useEffect, useRef } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { api, ApiError } from '../api/client';
+import { followTopic } from '../api/topics';
 import type { ContextView, SharedDocument } from '../../../src/wire/context';
 import { currentScreen, useScreen } from '../screen';
 
 const DEBOUNCE_MS = 300;
-const WAIT_SECONDS = 30;
+/** After a failed first read, the next try waits this long. */
+const RETRY_MS = 2000;
 
 interface Shared {
   revision: number;
@@ -123,27 +125,23 @@ class ContextSession {
   }
 
   private async waitForAgent(): Promise<void> {
-    while (!this.stopped.signal.aborted) {
+    let after: number | null = null;
+    while (after === null) {
       try {
-        const after = this.shared?.revision ?? (await this.read()).revision;
-        const view = await api<ContextView>('GET', contextPath(this.threadId, `?after=${after}&wait=${WAIT_SECONDS}`), undefined, this.stopped.signal);
-        await new Promise<void>((done) => {
-          this.serially(async () => {
-            try {
-              if (!view.shared || view.revision <= (this.shared?.revision ?? 0)) return;
-              this.applyAgent(view);
-              // Edits the operator made meanwhile are sent on top of the agent's.
-              const mine = currentScreen().editor?.snapshot().text;
-              if (mine !== undefined && mine !== this.shared?.text) await this.push();
-            } finally {
-              done();
-            }
-          });
-        });
+        after = this.shared?.revision ?? (await this.read()).revision;
       } catch {
         if (this.stopped.signal.aborted) return;
-        await new Promise((resume) => setTimeout(resume, 2000));
+        await new Promise((resume) => setTimeout(resume, RETRY_MS));
       }
     }
+    followTopic(`context:${this.threadId}@${after}`, { onEvent: ({ data }) => this.serially(() => this.fromAgent(JSON.parse(data) as ContextView)) }, this.stopped.signal);
+  }
+
+  private async fromAgent(view: ContextView): Promise<void> {
+    if (!view.shared || view.revision <= (this.shared?.revision ?? 0)) return;
+    this.applyAgent(view);
+    // Edits the operator made meanwhile are sent on top of the agent's.
+    const mine = currentScreen().editor?.snapshot().text;
+    if (mine !== undefined && mine !== this.shared?.text) await this.push();
   }
 }

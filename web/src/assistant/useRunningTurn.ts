@@ -24,6 +24,8 @@ interface Running {
   live: LiveTurn;
   /** Whether Stop may be asked: the turn runs, and no Stop was asked from this tab yet. */
   stoppable: boolean;
+  /** Whether the server knows the turn: one of its events came (a send's POST may still wait for a connection). */
+  known: boolean;
 }
 
 /** What the panel shows of the open thread's running turn. */
@@ -32,6 +34,8 @@ export interface ShownTurn {
   message: string | null;
   live: LiveTurn;
   startedAt: number;
+  /** False while a send has not been heard of by the server: the panel says it is not sent yet, never that it works. */
+  known: boolean;
 }
 
 export interface RunningTurn {
@@ -69,7 +73,7 @@ export function useRunningTurn(thread: ThreadResponse | null): RunningTurn {
         threadId,
         (event, id) => {
           turnId = id;
-          change(key, (so) => ({ ...so, live: applyTurnEvent(so.live, event) }));
+          change(key, (so) => ({ ...so, known: true, live: applyTurnEvent(so.live, event) }));
         },
         signal,
         after,
@@ -81,7 +85,7 @@ export function useRunningTurn(thread: ThreadResponse | null): RunningTurn {
 
   async function run(text: string, target: () => Promise<string>): Promise<ThreadResponse> {
     setSending((n) => n + 1);
-    const key = begin({ threadId: null, text, sentAfter: 0, startedAt: Date.now(), stoppable: false });
+    const key = begin({ threadId: null, text, sentAfter: 0, startedAt: Date.now(), stoppable: false, known: false });
     const stopFollowing = new AbortController();
     let threadId: string | null = null;
     try {
@@ -114,7 +118,7 @@ export function useRunningTurn(thread: ThreadResponse | null): RunningTurn {
     const stopFollowing = new AbortController();
     // The server's clock: bounded by this one's, so the elapsed time never starts below zero.
     const startedAt = Math.min(Date.parse(foundStartedAt ?? '') || Date.now(), Date.now());
-    const key = begin({ threadId: openId, text: null, sentAfter: newestMessageId(queries, openId), startedAt, stoppable: true });
+    const key = begin({ threadId: openId, text: null, sentAfter: newestMessageId(queries, openId), startedAt, stoppable: true, known: true });
     void follow(key, openId, stopFollowing.signal, `${foundTurn}:0`)
       .done.then(async () => {
         if (stopFollowing.signal.aborted) return;
@@ -133,6 +137,8 @@ export function useRunningTurn(thread: ThreadResponse | null): RunningTurn {
     message: mine.text !== null && !stored(mine) ? mine.text : null,
     live: mine.live,
     startedAt: mine.startedAt,
+    // Where no stream carries the turn's events, the thread read again says the server runs it.
+    known: mine.known || (thread?.id === mine.threadId && thread.turn !== null),
   };
   // A Stop asked from another tab shows here too: the thread says its turn is cancelling.
   const cancellable = mine?.stoppable && mine.threadId && !thread?.turn?.cancelling ? { key: mine.key, threadId: mine.threadId } : null;
