@@ -11,7 +11,7 @@ export default defineConfig({
     pool: 'forks',
     // Three workers on two cores: a worker spends most of its time waiting (on
     // the servers, agents and browser it started, on timers and polls), so two
-    // left the cores ~70 % idle (docs/decisions.md, "The test suite's time").
+    // left the cores idle (docs/decisions.md, "The test suite's time").
     maxWorkers: 3,
     // Test files share their worker's loaded modules instead of importing
     // Fastify, PGlite and the MCP SDK afresh each (a third of the run's time).
