@@ -9,7 +9,10 @@ export default defineConfig({
     // Prints the spawned servers' logs below a failed test.
     setupFiles: ['test/helpers/server-logs.ts'],
     pool: 'forks',
-    maxWorkers: 2,
+    // Three workers on two cores: a worker spends most of its time waiting (on
+    // the servers, agents and browser it started, on timers and polls), so two
+    // left the cores idle (docs/decisions.md, "The test suite's time").
+    maxWorkers: 3,
     // Test files share their worker's loaded modules instead of importing
     // Fastify, PGlite and the MCP SDK afresh each (a third of the run's time).
     // No file relies on module state of its own; each opens its own store.

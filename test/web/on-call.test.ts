@@ -50,9 +50,12 @@ describe('waiting proposals', () => {
 describe('an open editor', () => {
   it('says which revision another operator saved and who, with Diff and Reload, keeping unsaved text until asked', async () => {
     const { page, errors } = await ui.open('ada', '/projects/shop/documents/app.yaml');
+    // Typed before the document arrives, the text is lost to the load (seen under the full suite's load), not to olive's save.
+    await page.locator('.cm-content').filter({ hasText: 'service: shop' }).waitFor();
     await page.locator('.cm-content').click();
     await page.keyboard.press('Control+Home');
     await page.keyboard.insertText('# mine\n');
+    await page.locator('h1', { hasText: 'unsaved' }).waitFor();
     const olive = client(ui.server.url, ui.tokens.olive);
     const read = (await olive.post('/api/v1/assistant/tools/read_document', { project: 'shop', path: 'app.yaml' })).body as {
       result: { revision: number; text: string };
