@@ -16,4 +16,4 @@ it('prints the log of each server a failed test spawned', async () => {
   expect(printed).toMatch(/--- log of ops serve at http:\/\/127\.0\.0\.1:\d+ \(pid \d+, 0\), last \d+ lines ---/);
   // One of its lines, as the server wrote it.
   expect(printed).toMatch(/\{"level":30,.*"pid":\d+/);
-});
+}, 180_000); // A whole vitest run of its own, which starts a server.

@@ -89,7 +89,7 @@ describe('file modes of the data folder', () => {
       expect(await readableByNobody(await walFile(dataDir))).toEqual([]);
       expect(await readableByNobody(dataDir)).toEqual([]);
     }
-  });
+  }, 180_000); // A store made from nothing (initdb, migrations, the demo): up to a minute on a loaded two-core machine.
 
   it('a start repairs a data folder others could read, and says how many entries it repaired', async () => {
     const dataDir = path.join(parent, 'older');

@@ -212,10 +212,9 @@ export async function acceptInProduction(page: Page, line: string): Promise<Loca
  * wider than the window and the top bar sits at its top.
  */
 export async function pageStaysPut(page: Page): Promise<void> {
-  const frame = await page.evaluate(() => {
-    const root = document.scrollingElement ?? document.documentElement;
-    return { top: root.scrollTop, left: root.scrollLeft, tall: root.scrollHeight - innerHeight };
-  });
+  const frame = await page.evaluate(
+    '(() => { const root = document.scrollingElement ?? document.documentElement; return { top: root.scrollTop, left: root.scrollLeft, tall: root.scrollHeight - innerHeight }; })()',
+  );
   expect(frame).toEqual({ top: 0, left: 0, tall: 0 });
   expect((await page.locator('.topbar').boundingBox())?.y).toBe(0);
 }

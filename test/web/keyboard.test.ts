@@ -9,7 +9,7 @@ import { consoleForFile, moderateViolations, SCREENSHOTS } from './fixture.js';
 
 const ui = consoleForFile();
 
-const focused = (page: Page) => page.evaluate(() => `${document.activeElement?.tagName ?? ''} ${document.activeElement?.textContent?.trim() ?? ''}`);
+const focused = (page: Page) => page.evaluate<string>("`${document.activeElement?.tagName ?? ''} ${document.activeElement?.textContent?.trim() ?? ''}`");
 
 describe('the keyboard', () => {
   it('moves the focus to the new page’s heading on each route change', async () => {
