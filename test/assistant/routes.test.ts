@@ -52,10 +52,11 @@ describe('threads', () => {
       messages: [],
       proposals: [],
       agent: null,
+      agent_options: null,
       turn: null,
     });
     expect(Object.keys(thread).sort()).toEqual(
-      ['agent', 'created_at', 'environment', 'id', 'messages', 'page', 'project', 'proposals', 'role', 'state', 'title', 'turn', 'updated_at'].sort(),
+      ['agent', 'agent_options', 'created_at', 'environment', 'id', 'messages', 'page', 'project', 'proposals', 'role', 'state', 'title', 'turn', 'updated_at'].sort(),
     );
   });
 

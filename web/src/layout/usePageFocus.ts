@@ -18,12 +18,11 @@ export function focusPage(): void {
 
 export function usePageFocus(): void {
   const [location] = useLocation();
-  const first = useRef(true);
+  // The location the focus was last moved for: a first load, or a shell mounted again at the same place, moves nothing.
+  const shown = useRef(location);
   useEffect(() => {
-    if (first.current) {
-      first.current = false;
-      return;
-    }
+    if (shown.current === location) return;
+    shown.current = location;
     // After the new page has rendered its heading.
     const frame = requestAnimationFrame(focusPage);
     return () => cancelAnimationFrame(frame);
