@@ -180,7 +180,9 @@ function messageView({ acp, tool_calls: toolCalls, ...message }: MessageView): T
 }
 
 /** A proposal's view as stored, with the id of the change request it waits on in place of that request's view. */
-export type StoredProposalView = Omit<ProposalResponse, 'change_request' | 'stale' | 'stale_reason' | 'newer_revision'> & {
+export type StoredProposalView = Omit<ProposalResponse, 'change_request' | 'stale' | 'stale_reason' | 'newer_revision' | 'result'> & {
+  /** Null while it waits (pending, or requested). */
+  result: ProposalResponse['result'] | null;
   change_request_id: string | null;
   basis: DocumentBasis | null;
 };
@@ -208,7 +210,7 @@ const documentBasis = sql`case when ${proposals.status} = 'pending' and ${propos
 const proposalViewJson = sql<StoredProposalView>`json_build_object(
   'change_request_id', ${proposals.changeRequestId}, 'decided_at', ${isoTime(proposals.decidedAt)}, 'environment', ${proposals.environment},
   'id', ${proposals.id}, 'message_id', ${proposals.messageId}, 'permission', ${proposals.permission}, 'project', ${proposals.project},
-  'result', coalesce(${proposals.result}, '{}'), 'rows', ${proposals.rows},
+  'result', case when ${proposals.status} in ('pending', 'requested') then null else coalesce(${proposals.result}, '{}') end, 'rows', ${proposals.rows},
   'status', case when ${proposals.status} = 'requested' then 'accepted' else ${proposals.status} end,
   'requested', ${proposals.status} = 'requested', 'fingerprint', ${proposalFingerprint},
   'tag', case when ${proposals.tag} = 'read' then 'read' else 'write' end, 'title', ${proposals.title}, 'tool', ${proposals.tool},
@@ -232,7 +234,7 @@ function changeRequestsOf(db: Db, views: readonly StoredProposalView[]): ReturnT
 }
 
 function proposalView(
-  { change_request_id: requestId, basis, ...view }: StoredProposalView,
+  { change_request_id: requestId, basis, result, ...view }: StoredProposalView,
   requests: Awaited<ReturnType<typeof proposalChangeRequests>>,
 ): ProposalResponse {
   const request = (requestId && requests.get(requestId)) || null;
@@ -240,7 +242,8 @@ function proposalView(
   const stale = view.requested && request?.stale ? request.stale_reason : view.tool === 'write_document' ? editMoved(basis) : null;
   // A pinned deploy still runs as shown; a newer revision is offered beside it, never put in its place.
   const newer = view.tool === 'deploy' && basis?.on != null && basis.current != null && basis.current > basis.on ? basis.current : null;
-  return { ...view, change_request: request, stale: stale !== null, stale_reason: stale, newer_revision: newer };
+  // The spec's `result` is "present once decided": a proposal that waits has none.
+  return { ...view, ...(result ? { result } : {}), change_request: request, stale: stale !== null, stale_reason: stale, newer_revision: newer };
 }
 
 /** Why a waiting edit can no longer run as shown: its document was saved again since it was made on its revision. */

@@ -40,7 +40,7 @@ export const proposalResponseSchema = {
     message_id: { type: 'integer' },
     permission: { type: 'string' },
     project: { type: ['string', 'null'] },
-    result: { type: 'object', additionalProperties: true, description: 'Present once decided. {"error": "…"} on a rejection or a failure.' },
+    result: { type: 'object', additionalProperties: true, description: 'Present once decided (absent while it waits). {"error": "…"} on a rejection or a failure.' },
     rows: { type: 'array', items: proposalRowSchema },
     stale: {
       type: 'boolean',
@@ -61,7 +61,7 @@ export const proposalResponseSchema = {
     title: { type: 'string' },
     tool: { type: 'string' },
   },
-  required: ['change_request', 'environment', 'fingerprint', 'id', 'message_id', 'permission', 'result', 'rows', 'requested', 'stale', 'stale_reason', 'newer_revision', 'status', 'tag', 'title', 'tool'],
+  required: ['change_request', 'environment', 'fingerprint', 'id', 'message_id', 'permission', 'rows', 'requested', 'stale', 'stale_reason', 'newer_revision', 'status', 'tag', 'title', 'tool'],
   additionalProperties: false,
 } as const;
 

@@ -1,7 +1,8 @@
 // The spec, to the letter (issue 19): opening a thread answers no 422, the
 // list is every thread, OpenAPI says what the spec says of ids and bodies, a
 // proposal that can no longer run never holds its thread, and a read outside
-// the thread's scope is marked on the answer as a write's proposal is.
+// the thread's scope is marked on the answer as a write's proposal is; a
+// proposal's result is present once decided (issue 35).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOperator, type Operator } from '../../src/access/operators.js';
 import { messages } from '../../src/store/schema.js';
@@ -18,7 +19,7 @@ interface Thread {
   page: string;
   state: string;
   messages: { id: number; role: string; text: string }[];
-  proposals: { id: string; status: string; message_id: number; result: Record<string, unknown> }[];
+  proposals: { id: string; status: string; message_id: number; result?: Record<string, unknown> }[];
 }
 
 beforeAll(async () => {
@@ -109,6 +110,23 @@ describe('OpenAPI', () => {
 
   it('still answers a malformed id with the route’s 404', async () => {
     expect(await ada.get('/api/v1/assistant/threads/not-a-uuid')).toMatchObject({ status: 404, body: { error: 'no such thread: not-a-uuid' } });
+  });
+});
+
+describe("a proposal's result", () => {
+  it('is absent while it waits and present once decided: the result on an accept, {error} on a rejection', async () => {
+    const { id } = await open();
+    await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/tool set_secret {"name": "KEPT", "value": "v"}' });
+    const [waiting] = (await thread(id)).proposals;
+    expect(waiting?.status).toBe('pending');
+    expect(waiting).not.toHaveProperty('result');
+    const accepted = await ada.post(`/api/v1/assistant/threads/${id}/proposals/${waiting?.id}/accept`);
+    expect((accepted.body as Thread).proposals[0]).toMatchObject({ status: 'accepted', result: { name: 'KEPT' } });
+    await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/tool set_secret {"name": "DROPPED", "value": "v"}' });
+    const dropped = (await thread(id)).proposals[1];
+    expect(dropped).not.toHaveProperty('result');
+    const rejected = await ada.post(`/api/v1/assistant/threads/${id}/proposals/${dropped?.id}/reject`);
+    expect((rejected.body as Thread).proposals[1]).toMatchObject({ status: 'rejected', result: { error: 'rejected by ada' } });
   });
 });
 

@@ -184,7 +184,7 @@ describe('an accepted proposal', () => {
     expect(after.id).toBe(thread.id);
     expect(after.state).toBe('idle');
     const [waiting] = after.proposals;
-    expect(waiting).toMatchObject({ id: proposal, status: 'accepted', requested: true, result: {}, change_request: { status: 'pending' } });
+    expect(waiting).toMatchObject({ id: proposal, status: 'accepted', requested: true, change_request: { status: 'pending' } });
     expect(waiting?.change_request?.sentence).toMatch(/^production of shop requires 2 approvals, so set_secret waits for another operator who holds secret:write there to approve it/);
 
     const request = await view(ada, waiting?.change_request?.id ?? '');

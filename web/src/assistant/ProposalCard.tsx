@@ -42,7 +42,7 @@ export function ProposalCard({ proposal, busy, onDecide, refusal = null }: Props
   const permission = usePermission(project, proposal.environment, proposal.tool);
   const gate: Permission = proposal.tag === 'write' ? permission : ALLOWED;
   const titleId = `proposal-${proposal.id}`;
-  const error = typeof proposal.result.error === 'string' ? proposal.result.error : '';
+  const error = typeof proposal.result?.error === 'string' ? proposal.result?.error : '';
   const isProtected = useProtection([project]);
   const asksName = changesProtected(proposal, isProtected);
   const [confirming, setConfirming] = useState(false);
