@@ -121,7 +121,7 @@ describe("a proposal's result", () => {
     expect(waiting?.status).toBe('pending');
     expect(waiting).not.toHaveProperty('result');
     const accepted = await ada.post(`/api/v1/assistant/threads/${id}/proposals/${waiting?.id}/accept`);
-    expect((accepted.body as Thread).proposals[0]).toMatchObject({ status: 'accepted', result: { name: 'KEPT' } });
+    expect((accepted.body as Thread).proposals[0]).toMatchObject({ status: 'accepted', result: { secret: { name: 'KEPT', version: 1 } } });
     await ada.post(`/api/v1/assistant/threads/${id}/messages`, { text: '/tool set_secret {"name": "DROPPED", "value": "v"}' });
     const dropped = (await thread(id)).proposals[1];
     expect(dropped).not.toHaveProperty('result');
