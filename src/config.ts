@@ -174,7 +174,7 @@ export const SERVE_ENVIRONMENT: readonly (readonly [name: string, meaning: strin
   ['AION_AGENTS', 'ACP agents as JSON: {"NAME": {"command", "args", "env", "pass_env", "allow_hosts", "sandbox"}} (also --agent NAME=COMMAND)'],
   ['AION_AGENT_IDLE', `an agent process idle this long is stopped (default: ${DEFAULTS.agentIdle})`],
   ['AION_AGENT_PROCESSES', `processes and threads one sandboxed agent may run at once (default: ${DEFAULTS.agentProcesses})`],
-  ['AION_AGENT_MEMORY_MB', `memory one process of a sandboxed agent may allocate, MiB (default: ${DEFAULTS.agentMemory})`],
+  ['AION_AGENT_MEMORY_MB', 'memory one process of a sandboxed agent may allocate, MiB (default: 0, none: Node 26 agents need their runtime unbounded)'],
   ['AION_AGENT_SCRATCH_MB', `a sandboxed agent's scratch folder (its HOME), MiB (default: ${DEFAULTS.agentScratch})`],
   ['AION_AGENT_TMP_MB', `a sandboxed agent's /tmp and /dev/shm, MiB each (default: ${DEFAULTS.agentTmp})`],
   ['AION_AGENT_UID_BASE', `under a root server each agent runs as its own uid, from this one up (default: ${DEFAULTS.agentUidBase})`],
@@ -242,7 +242,7 @@ export function readConfig(flags: ServeFlags = {}, env: Env = process.env): Conf
     agentUidBase: parsePositiveInt('AION_AGENT_UID_BASE', env.AION_AGENT_UID_BASE ?? DEFAULTS.agentUidBase),
     agentLimits: {
       processes: parsePositiveInt('AION_AGENT_PROCESSES', env.AION_AGENT_PROCESSES ?? DEFAULTS.agentProcesses),
-      memoryMiB: parsePositiveInt('AION_AGENT_MEMORY_MB', env.AION_AGENT_MEMORY_MB ?? DEFAULTS.agentMemory),
+      memoryMiB: (env.AION_AGENT_MEMORY_MB ?? DEFAULTS.agentMemory) === '0' ? 0 : parsePositiveInt('AION_AGENT_MEMORY_MB', env.AION_AGENT_MEMORY_MB ?? DEFAULTS.agentMemory),
       scratchMiB: parsePositiveInt('AION_AGENT_SCRATCH_MB', env.AION_AGENT_SCRATCH_MB ?? DEFAULTS.agentScratch),
       tmpMiB: parsePositiveInt('AION_AGENT_TMP_MB', env.AION_AGENT_TMP_MB ?? DEFAULTS.agentTmp),
     },

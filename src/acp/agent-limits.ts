@@ -6,7 +6,11 @@
 export interface AgentLimits {
   /** Processes and threads of the agent at once (RLIMIT_NPROC, counted in the sandbox's own user namespace). */
   processes: number;
-  /** Memory one process of the agent may allocate (RLIMIT_DATA: its heap and private mappings), MiB. */
+  /**
+   * Memory one process of the agent may allocate (RLIMIT_DATA: its heap and private mappings), MiB;
+   * 0, the default, sets none: Node 26's V8 reserves its code range and cage as private mappings and
+   * dies at start (or at its first large allocation) under any limit up to 4 GiB (docs/decisions.md).
+   */
   memoryMiB: number;
   /** The scratch folder (its HOME and working folder), a tmpfs of this size, MiB. */
   scratchMiB: number;
@@ -14,4 +18,4 @@ export interface AgentLimits {
   tmpMiB: number;
 }
 
-export const DEFAULT_AGENT_LIMITS: AgentLimits = { processes: 256, memoryMiB: 2048, scratchMiB: 256, tmpMiB: 256 };
+export const DEFAULT_AGENT_LIMITS: AgentLimits = { processes: 256, memoryMiB: 0, scratchMiB: 256, tmpMiB: 256 };

@@ -354,7 +354,7 @@ function innerScript(
 ): string {
   const lines = [
     // Hard limits (the agent cannot raise them), counted from here: the relays below are the agent's too.
-    `ulimit -u ${limits.processes} && ulimit -d ${limits.memoryMiB * 1024} || exit 126`,
+    `ulimit -u ${limits.processes}${limits.memoryMiB > 0 ? ` && ulimit -d ${limits.memoryMiB * 1024}` : ''} || exit 126`,
     // The scratch folder is a tmpfs of its size: what the server put there is copied in from the seed (./boundMounts).
     `${quote(cp)} -a ${quote(path.join(scratch, SEED))}/. ${quote(scratch)}/ || exit 126`,
     `export TMPDIR=${quote(tmp)}`,

@@ -138,6 +138,8 @@ describe.skipIf(!POSTGRES_URL)('two servers on PostgreSQL, one of them stalled',
     const before = await deployments();
     // The other transaction holds the live row B's deploy will update, then asks for the environment B's deploy holds.
     await member.query('begin');
+    // This side never looks for the deadlock first, however late B's backend gets to it on a loaded machine.
+    await member.query(`set local deadlock_timeout = '30s'`);
     await member.query(`select path from live_documents where environment_id = $1 and path = 'app.yaml' for update`, [staging]);
     const deployed = deploy(onB);
     await waitFor(async () => (await backends('waiting')).length === 1);

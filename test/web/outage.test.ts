@@ -60,7 +60,9 @@ describe('an outage', () => {
         await page.setViewportSize({ width, height: 800 });
         const link = new URL(ui.links.ada);
         await signInTab(page, `${through.origin}/${link.hash}`, '/projects/shop/documents/app.yaml');
-        // Typed once the editor is writable (it opens read-only until the operator's permissions are read).
+        // Typed once the editor holds the document and is writable (it opens read-only until the
+        // operator's permissions are read): text typed before the document loads is replaced by it.
+        await page.locator('.cm-content').filter({ hasText: 'service: shop' }).waitFor();
         await page.locator('.cm-content[contenteditable="true"]').click();
         await page.keyboard.press('Control+Home');
         await page.keyboard.insertText('# typed during an outage\n');
