@@ -58,6 +58,7 @@ describe.skipIf(!POSTGRES_URL)('turns across two servers on one PostgreSQL', () 
     }
   });
 
+  // What is asserted is that the follower gets the turn at all; 15 s leaves a loaded two-core machine room.
   it('gives a follower waiting on B the next turn even when it starts and ends on A between two looks', async () => {
     for (let i = 0; i < 20; i++) {
       const id = await openThread(a);
@@ -65,7 +66,7 @@ describe.skipIf(!POSTGRES_URL)('turns across two servers on one PostgreSQL', () 
       await onB.open;
       const turn = `/say quick ${i}\n/tool list_environments\n/tool set_secret {"name": "QUICK", "value": "v"}`;
       expect((await a.post(`/api/v1/assistant/threads/${id}/messages`, { text: turn })).status).toBe(200);
-      const ended = await Promise.race([onB.done.then((events) => events.at(-1)?.type), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 5_000))]);
+      const ended = await Promise.race([onB.done.then((events) => events.at(-1)?.type), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 15_000))]);
       onB.close();
       expect(ended).toBe('ended');
     }
