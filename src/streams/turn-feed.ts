@@ -16,5 +16,7 @@ export function cursorOf(id: string | undefined): EventCursor | null {
 /** The thread's turn feed; someone else's thread (or none) is a 404 thrown here. */
 export async function openTurnFeed(services: Services, operator: Operator, threadId: string, after: EventCursor | null): Promise<Feed> {
   const thread = await findThread(services.db, operator, threadId);
-  return (send, closed) => services.turns.follow(thread.id, after, (id, event) => send({ id, type: event.type, data: event }), closed);
+  // Taken before the stream opens: what its client does once it follows is after it.
+  const mark = await services.turns.mark(thread.id);
+  return (send, closed) => services.turns.follow(thread.id, after, (id, event) => send({ id, type: event.type, data: event }), closed, mark);
 }

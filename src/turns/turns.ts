@@ -63,6 +63,9 @@ class ExpiredTurn extends Error {
   }
 }
 
+/** A thread's newest turn at a moment, running or not (null: none yet). */
+export type TurnMark = { id: string; startedAt: Date; running: boolean } | null;
+
 export class Turns {
   /** The turns running on this server, by thread. */
   private readonly here = new Map<string, RunningTurn>();
@@ -222,11 +225,19 @@ export class Turns {
    * turn from the first, or of the next to start), until the turn ends or
    * `signal` aborts. Each goes with its id, `<turn>:<seq>`.
    */
-  async follow(threadId: string, after: EventCursor | null, send: (id: string, event: TurnEvent) => void, signal: AbortSignal): Promise<void> {
+  /**
+   * Where "the next turn" starts from: the thread's newest turn now. A follower takes it before it
+   * tells its client it follows, so a turn started and ended right after is still the next one.
+   */
+  mark(threadId: string): Promise<TurnMark> {
+    return this.newestTurn(threadId);
+  }
+
+  async follow(threadId: string, after: EventCursor | null, send: (id: string, event: TurnEvent) => void, signal: AbortSignal, mark?: TurnMark): Promise<void> {
     // A cursor into another thread's turn (or one long gone) counts as none.
     if (after && !(await this.isTurnOf(after.turn, threadId))) after = null;
     // The next turn is one that runs now or starts after this moment: a turn that starts and ends between two looks is still it.
-    const before = after ? null : await this.newestTurn(threadId);
+    const before = after ? null : mark !== undefined ? mark : await this.newestTurn(threadId);
     const turnId =
       after?.turn ??
       (await this.deps.changes.waitFor([turnTopic(threadId)], () => this.turnSince(threadId, before), (id) => id !== null, HOUR_MS, signal));
@@ -264,7 +275,7 @@ export class Turns {
   }
 
   /** The thread's newest turn, running or not. */
-  private async newestTurn(threadId: string): Promise<{ id: string; startedAt: Date; running: boolean } | null> {
+  private async newestTurn(threadId: string): Promise<TurnMark> {
     const [row] = await this.deps.db
       .select({ id: turns.id, startedAt: turns.startedAt, running: sql<boolean>`${turns.endedAt} is null` })
       .from(turns)
