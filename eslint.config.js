@@ -20,4 +20,14 @@ export default tseslint.config(
   },
   // The console: the Rules of React (hooks, and what the React Compiler's rules check).
   { files: ['web/**/*.{ts,tsx}'], ...reactHooks.configs.flat.recommended },
+  // The console speaks to the server only through the wire: what it may import of the server's code is src/wire.
+  {
+    files: ['web/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '^(\\.\\./)+src/(?!wire/)', message: 'The console imports server types only from src/wire: move or re-export the type there.' }] },
+      ],
+    },
+  },
 );

@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/helpers/longest-first.js';
 
 export default defineConfig({
   test: {
@@ -17,6 +18,8 @@ export default defineConfig({
     // Fastify, PGlite and the MCP SDK afresh each (a third of the run's time).
     // No file relies on module state of its own; each opens its own store.
     isolate: false,
+    // Longest files first, also on a clean clone (test/helpers/longest-first.ts).
+    sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     // expect.poll waits for what a page or a server does next: 1 s (the
     // default) was once too short for a browser under the full suite's load.

@@ -39,7 +39,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'rollback-skips-change-request',
     breaks: '§10.16 two approvals, whatever the path',
-    file: 'src/tools/executor.ts',
+    file: 'src/tools/approval-gate.ts',
     from: "if (tool.tag !== 'write' || !project || !environment) return null;",
     to: "if (tool.tag !== 'write' || tool.name === 'rollback' || !project || !environment) return null;",
     tests: ['test/change-requests/protected-paths.test.ts'],
@@ -81,8 +81,8 @@ export const MUTATIONS: Mutation[] = [
     name: 'permission-not-checked',
     breaks: '§10.1 the executor checks the permission again',
     file: 'src/tools/executor.ts',
-    from: 'if (project && !this.permits(tool, project, environment)) {',
-    to: 'if (false && project && !this.permits(tool, project, environment)) {',
+    from: 'if (project && !permits(tool, project, environment)) {',
+    to: 'if (false && project && !permits(tool, project, environment)) {',
     tests: ['test/tools/matrix.test.ts'],
   },
   {
@@ -104,7 +104,7 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'secret-in-audit',
     breaks: '§10.5 no secret in an audit entry',
-    file: 'src/tools/executor.ts',
+    file: 'src/tools/secret-fields.ts',
     from: 'for (const field of tool.secretFields) if (field in copy) copy[field] = REDACTED;',
     to: '',
     tests: ['test/tools/canary.test.ts', 'test/tools/audited-writes.test.ts'],
@@ -120,9 +120,9 @@ export const MUTATIONS: Mutation[] = [
   {
     name: 'one-approval-enough',
     breaks: '§10.16 two approvals',
-    file: 'src/tools/executor.ts',
-    from: 'return protection.approvalsRequired > 1 ? { project, environment } : null;',
-    to: 'return protection.approvalsRequired > 2 ? { project, environment } : null;',
+    file: 'src/tools/approval-gate.ts',
+    from: 'return protection.approvalsRequired > 1 ? {',
+    to: 'return protection.approvalsRequired > 2 ? {',
     tests: ['test/change-requests/protected-paths.test.ts'],
   },
   {

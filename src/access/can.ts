@@ -25,6 +25,22 @@ const TABLE: Record<Permission, Record<Role, Grant>> = {
   'member:manage': { viewer: 'no', developer: 'no', operator: 'no', admin: 'yes' },
 };
 
+/** What each permission lets one do, in plain words, for sentences people read ("who may change secrets there"). */
+export const PERMISSION_WORDS: Record<Permission, string> = {
+  'project:read': 'read the project',
+  'document:write': 'save documents',
+  deploy: 'deploy',
+  'secret:write': 'change secrets',
+  'audit:read': 'read the audit',
+  'environment:manage': 'manage environments',
+  'member:manage': 'manage members',
+};
+
+/** A permission's plain words; a name no longer known (an old change request's) as it is. */
+export function inWords(permission: string): string {
+  return PERMISSIONS.find((p) => p === permission) ? PERMISSION_WORDS[permission as Permission] : permission;
+}
+
 /** Permissions that apply to an environment; the others apply to the project. */
 export const ENVIRONMENT_PERMISSIONS: ReadonlySet<Permission> = new Set(['deploy', 'secret:write']);
 

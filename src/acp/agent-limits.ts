@@ -16,6 +16,11 @@ export interface AgentLimits {
   scratchMiB: number;
   /** The sandbox's own /tmp, and /dev/shm, tmpfs of this size each, MiB. */
   tmpMiB: number;
+  /**
+   * CPU seconds the agent's whole process tree may use per turn (./cpu-budget: counted by the
+   * server from /proc, for any agent, sandboxed or not); 0 counts none.
+   */
+  cpuSeconds: number;
 }
 
-export const DEFAULT_AGENT_LIMITS: AgentLimits = { processes: 256, memoryMiB: 0, scratchMiB: 256, tmpMiB: 256 };
+export const DEFAULT_AGENT_LIMITS: AgentLimits = { processes: 256, memoryMiB: 0, scratchMiB: 256, tmpMiB: 256, cpuSeconds: 120 };

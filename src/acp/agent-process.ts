@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { asAgent, type AgentLog } from './agent-log.js';
+import { endMarked } from './marked-processes.js';
 import { AgentStartError } from './start-error.js';
 import type { AgentConfig } from '../config.js';
 import { messageOf } from '../errors.js';
@@ -36,9 +37,16 @@ export interface AgentLaunch {
   cwd: string;
   uid?: number;
   gid?: number;
+  /** The mark in its environment (./marked-processes) by which Stop finds what left its group (and, sandboxed, its namespace's first process). */
+  mark?: string;
 }
 
-const INITIALIZE_TIMEOUT_MS = 30_000;
+/**
+ * How long an agent may take to answer `initialize`. OpenCode's start (a
+ * 185 MB native binary setting up its database in a new HOME) costs 5 s of
+ * CPU, measured: about 40 s on a 2-core machine at a load of 40.
+ */
+const INITIALIZE_TIMEOUT_MS = 90_000;
 const KILL_GRACE_MS = 3_000;
 const KEPT_STDERR_LINES = 20;
 const KEPT_STDERR_LINE_CHARS = 500;
@@ -57,6 +65,7 @@ export class AgentProcess {
     readonly config: AgentConfig,
     private readonly child: ChildProcess,
     private readonly log: AgentLog,
+    private readonly mark: string | undefined,
   ) {
     this.exited = new Promise((resolve) =>
       child.once('exit', (code, signal) => {
@@ -107,7 +116,7 @@ export class AgentProcess {
       const missing = (spawned as NodeJS.ErrnoException).code === 'ENOENT';
       throw new AgentStartError(missing ? `command not found: ${config.command}` : `${config.command} could not start: ${spawned.message}`);
     }
-    const agent = new AgentProcess(config, child, log);
+    const agent = new AgentProcess(config, child, log, launch.mark);
     const stop = () => void agent.stop();
     signal.addEventListener('abort', stop, { once: true });
     try {
@@ -168,16 +177,23 @@ export class AgentProcess {
     return said ? `${message} (it said: ${said.slice(0, 300)})` : message;
   }
 
-  /** SIGTERM to its process group, then SIGKILL when it lingers; resolves once it is gone. */
+  /**
+   * SIGTERM to its process group, then SIGKILL when it lingers; resolves once
+   * it is gone, and with it (unsandboxed) every process it marked.
+   */
   async stop(): Promise<void> {
     this.connection?.close();
-    if (!this.running) return this.killGroup('SIGKILL');
-    this.killGroup('SIGTERM');
-    const timer = setTimeout(() => this.killGroup('SIGKILL'), KILL_GRACE_MS);
-    await this.exited;
-    clearTimeout(timer);
+    if (this.running) {
+      this.killGroup('SIGTERM');
+      const timer = setTimeout(() => this.killGroup('SIGKILL'), KILL_GRACE_MS);
+      await this.exited;
+      clearTimeout(timer);
+    }
     // Children that outlived their leader (a CLI the agent started) go with its group.
     this.killGroup('SIGKILL');
+    // A sandboxed agent's processes end with its pid namespace, whose first process is found by the mark when bubblewrap
+    // was stopped before it could end it; an unsandboxed one's that left the group are found by the mark too.
+    if (this.mark) await endMarked(this.mark);
   }
 
   private killGroup(signal: NodeJS.Signals): void {

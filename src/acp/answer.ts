@@ -30,6 +30,8 @@ export class AgentAnswer {
   private readonly toolCalls = new Map<string, ToolCall>();
   /** What each tool call's first update said, kept for the permission rule, never stored. */
   private readonly firstUpdates = new Map<string, EarlierUpdate>();
+  /** Permission requests waiting for their call's first update, by its id. */
+  private readonly awaitingFirst = new Map<string, Set<() => void>>();
   private plan: PlanEntry[] = [];
 
   constructor(
@@ -56,7 +58,7 @@ export class AgentAnswer {
         return;
       case 'tool_call':
       case 'tool_call_update':
-        this.upsertToolCall(update);
+        this.upsertToolCall(update, undefined, 'update');
         return;
       case 'plan':
         this.blockEnded = true;
@@ -108,11 +110,38 @@ export class AgentAnswer {
     return this.firstUpdates.get(toolCallId) ?? null;
   }
 
-  upsertToolCall(call: acp.ToolCallUpdate, refused?: string): void {
+  /** The tool call's first update, waited for up to MS when none came yet (null when none comes). */
+  async firstUpdateWithin(toolCallId: string, ms: number): Promise<EarlierUpdate | null> {
+    if (!this.firstUpdates.has(toolCallId)) {
+      await new Promise<void>((resolve) => {
+        const waiting = this.awaitingFirst.get(toolCallId) ?? new Set<() => void>();
+        const done = () => {
+          clearTimeout(timer);
+          waiting.delete(done);
+          if (waiting.size === 0) this.awaitingFirst.delete(toolCallId);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        waiting.add(done);
+        this.awaitingFirst.set(toolCallId, waiting);
+      });
+    }
+    return this.firstUpdateOf(toolCallId);
+  }
+
+  /**
+   * Shows the tool call as an update or a permission request (`from`) says it
+   * is. Only an update counts as the call's first: a request that comes before
+   * the call was announced is no announcement of it.
+   */
+  upsertToolCall(call: acp.ToolCallUpdate, refused?: string, from: 'update' | 'request' = 'request'): void {
     const before = this.toolCalls.get(call.toolCallId);
     this.blockEnded = true;
     if (!before && this.toolCalls.size >= MAX_TOOL_CALLS) return;
-    if (!before) this.firstUpdates.set(call.toolCallId, { title: call.title ?? null, rawInput: call.rawInput ?? null, meta: call._meta ?? null });
+    if (from === 'update' && !this.firstUpdates.has(call.toolCallId)) {
+      this.firstUpdates.set(call.toolCallId, { title: call.title ?? null, kind: call.kind ?? null, rawInput: call.rawInput ?? null, meta: call._meta ?? null });
+      for (const done of [...(this.awaitingFirst.get(call.toolCallId) ?? [])]) done();
+    }
     const view: ToolCall = {
       id: call.toolCallId.slice(0, MAX_LABEL_CHARS),
       title: redactCredentials((call.title ?? before?.title ?? call.toolCallId).slice(0, MAX_LABEL_CHARS)),

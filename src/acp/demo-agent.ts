@@ -10,23 +10,30 @@
 //   messages this session knows: from the transcript it was given, and each
 //   prompt since) · anything else: an echo.
 // As a hostile agent would, acting on its own host without asking:
-//   /ask-call {toolCall json} (any permission request) · /cat PATH · /touch PATH ·
+//   /ask-call {toolCall json} (any permission request) · /ask-late MS {toolCall json} (the
+//   request first, its call announced as a `tool_call` update MS later, as Kilo does now and
+//   then) · /cat PATH · /touch PATH ·
 //   /connect URL · /link TARGET PATH (PATH, `~/` for its HOME, made a symbolic link) ·
 //   /uid · /child (starts a child process, says its pid) · /detach WORD (one in a
-//   session of its own, WORD on its command line) ·
+//   session of its own, WORD on its command line) · /orphan WORD (the same by a double
+//   fork: its parent exits at once) ·
 //   /stderr N TEXT (N lines on stderr) · /forge N ID (N responses to request ID, never sent) ·
 //   /stubborn MS (ignores session/cancel) · /flood BYTES (says that much text) ·
 //   /huge BYTES (says it in one message) ·
 //   /mode ID (says it switched to mode ID) · /fork N (starts N sleeping processes, then
 //   ends them) · /alloc MIB (holds that much memory, then lets go) · /fill PATH MIB (writes
-//   that much there, then removes it): each says how far it got and why it stopped.
+//   that much there, then removes it): each says how far it got and why it stopped ·
+//   /spin SECONDS N [WORD] (N busy processes of their own sessions, WORD on their command
+//   lines, each until it used SECONDS of CPU time; says so once they ended).
 // Of the ACP features of 2026: /usage USED SIZE [AMOUNT CURRENCY] (a usage_update:
 //   context used and size, the session's cumulative cost) · /tokens IN OUT [THOUGHT
-//   CACHE_READ CACHE_WRITE] (the prompt response carries that usage) · /options (its
+//   CACHE_READ CACHE_WRITE] (the prompt response carries that usage) · /chunk-tokens IN
+//   OUT [THOUGHT CACHE_READ] (an empty message chunk carries them as `_meta.usage`, as
+//   Qwen Code reports each model call) · /options (its
 //   mode and config options as they are now) · /question TEXT (elicitation: a form
 //   asking for an environment, a reason and a yes/no; says what came back).
 // `\n` in TEXT and ID is a line break. Those that act on its host (/cat,
-// /touch, /connect, /link, /fork, /alloc, /fill) it refuses unless the server says it runs in its
+// /touch, /connect, /link, /fork, /alloc, /fill, /spin) it refuses unless the server says it runs in its
 // sandbox (AION_SANDBOXED=1): without one it acts as the server's own user.
 // With DEMO_AGENT_RECORD set it appends the client's capabilities, the MCP
 // servers each session is given and every prompt it receives to that file; with DEMO_AGENT_AUTH=VARIABLE it requires
@@ -109,7 +116,7 @@ const TRANSCRIPT_OPENING = 'Earlier in this conversation:';
 const OPERATOR_LINE = 'operator: ';
 
 /** The commands that act on its host, refused outside the sandbox. */
-const ON_THE_HOST = new Set(['/cat', '/touch', '/connect', '/link', '/fork', '/alloc', '/fill']);
+const ON_THE_HOST = new Set(['/cat', '/touch', '/connect', '/link', '/fork', '/alloc', '/fill', '/spin']);
 
 const sessions = new Map<string, DemoSession>();
 let nextSession = 1;
@@ -326,6 +333,23 @@ async function follow(
         await say(`ask: ${reply.outcome.outcome === 'selected' ? reply.outcome.optionId : 'cancelled'}`);
         break;
       }
+      case '/ask-late': {
+        const [ms = '0', ...json] = restWords;
+        const toolCall = { toolCallId: `ask-${nextToolCall++}`, ...(JSON.parse(json.join(' ')) as Partial<acp.ToolCallUpdate>) };
+        const reply = client.request(acp.methods.client.session.requestPermission, {
+          sessionId: params.sessionId,
+          toolCall,
+          options: [
+            { optionId: 'go', name: 'Allow', kind: 'allow_once' },
+            { optionId: 'stop', name: 'Reject', kind: 'reject_once' },
+          ],
+        });
+        await sleep(Number(ms), undefined, { signal }).catch(() => undefined);
+        await update({ sessionUpdate: 'tool_call', toolCallId: toolCall.toolCallId, title: toolCall.title ?? '', kind: toolCall.kind ?? undefined, status: toolCall.status ?? undefined });
+        const outcome = (await reply).outcome;
+        await say(`ask: ${outcome.outcome === 'selected' ? outcome.optionId : 'cancelled'}`);
+        break;
+      }
       case '/cat':
         await say(`cat: ${await readFile(rest, 'utf8').then((t) => `read ${t.slice(0, 200)}`, (e: NodeJS.ErrnoException) => `error ${e.code ?? e.message}`)}`);
         break;
@@ -385,6 +409,19 @@ async function follow(
         await say('tokens: reported');
         break;
       }
+      case '/chunk-tokens': {
+        const [input = 0, output = 0, thought, cacheRead] = restWords.map(Number);
+        const usage = {
+          inputTokens: input,
+          outputTokens: output,
+          totalTokens: input + output,
+          ...(thought !== undefined ? { thoughtTokens: thought } : {}),
+          ...(cacheRead !== undefined ? { cachedReadTokens: cacheRead } : {}),
+        };
+        await update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: '' }, _meta: { usage, durationMs: 1 } });
+        await say('chunk tokens: reported');
+        break;
+      }
       case '/question': {
         if (!askable) {
           await say('question: the client takes no questions');
@@ -425,6 +462,14 @@ async function follow(
         await say(`detach: ${child.pid ?? -1}`);
         break;
       }
+      case '/orphan': {
+        // A double fork: a child starts WORD's process in a session of its own and exits, leaving it to init.
+        const grandchild = `require('node:child_process').spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', ${JSON.stringify(rest)}], { stdio: 'ignore', detached: true }).unref()`;
+        const child = spawn(process.execPath, ['-e', grandchild], { stdio: 'ignore' });
+        await new Promise((resolve) => child.once('close', resolve));
+        await say('orphan: started');
+        break;
+      }
       case '/fork': {
         const children = [];
         let why = 'done';
@@ -442,6 +487,18 @@ async function follow(
         }
         for (const child of children) child.kill('SIGKILL');
         await say(`fork: ${children.length} of ${rest} (${why})`);
+        break;
+      }
+      case '/spin': {
+        // Busy processes of their own sessions (out of its group, as a hostile agent would start them), waited for.
+        const [seconds = '0', count = '1', word = ''] = restWords;
+        // Its own CPU time, not the clock's: on a loaded machine it still spends all of it.
+        const busy = `while (process.cpuUsage().user < ${Number(seconds) * 1e6 || 0});`;
+        const children = Array.from({ length: Number(count) || 0 }, () =>
+          spawn(process.execPath, ['-e', busy, ...(word ? [word] : [])], { stdio: 'ignore', detached: true }),
+        );
+        await Promise.all(children.map((child) => new Promise((resolve) => child.once('close', resolve))));
+        await say(`spin: ${children.length} processes for ${seconds} s`);
         break;
       }
       case '/alloc': {

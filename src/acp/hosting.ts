@@ -13,6 +13,7 @@ import type { Turns } from '../turns/turns.js';
 import type { AgentLeases } from './agent-lease.js';
 import type { AgentLogSink } from './agent-log.js';
 import type { AgentProcess } from './agent-process.js';
+import type { CpuBudget } from './cpu-budget.js';
 import type { AgentAnswer } from './answer.js';
 import type { AgentFiles } from './files.js';
 import type { SessionOptions } from './options.js';
@@ -64,6 +65,10 @@ export interface AgentSession {
   /** Its modes and config options as it last reported them. */
   offered: SessionOptions;
   turn: RunningAgentTurn | null;
+  /** Counts the agent's CPU time from each turn's start (AION_AGENT_CPU_SECONDS). */
+  cpu: CpuBudget;
+  /** Why the server stopped the agent (its CPU budget spent), once it did: the turn fails with this sentence. */
+  stoppedFor: string | null;
   /** Stops the process and revokes its credential; then runs the cleanups given. */
   close(): Promise<void>;
   onClose(cleanup: () => Promise<void>): void;

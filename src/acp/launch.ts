@@ -10,7 +10,9 @@
 import type { AgentConfig } from '../config.js';
 import type { AgentLimits } from './agent-limits.js';
 import type { AgentFolders, AgentLaunch } from './agent-process.js';
+import { newRunMark, RUN_VARIABLE } from './marked-processes.js';
 import { AgentStartError } from './start-error.js';
+import { OPENCODE_PERMISSION } from './agent-home.js';
 import { messageOf } from '../errors.js';
 
 export interface LaunchPlan {
@@ -83,10 +85,20 @@ export async function launchOf(
   const { refused, sandboxed } = await sandboxSentence(agent, server.unsandboxedAsRoot);
   if (refused !== null) throw new AgentStartError(refused);
   const env: Record<string, string> = { ...agent.env, PATH: server.path, HOME: folders.home, TMPDIR: folders.home };
+  // OpenCode's and Kilo's permission rules over any configuration they are given (variables another agent never reads, like the home files).
+  env.OPENCODE_PERMISSION = JSON.stringify(OPENCODE_PERMISSION);
+  env.KILO_PERMISSION = env.OPENCODE_PERMISSION;
   // Set where it runs in Aion's sandbox (the demo agent acts on its host only there): the server's word, never the configuration's.
   delete env.AION_SANDBOXED;
+  delete env[RUN_VARIABLE];
   if (sandboxed) env.AION_SANDBOXED = '1';
-  if (!sandboxed) return { launch: { command: agent.command, args: agent.args, env, cwd: folders.work }, dispose: async () => {} };
+  // Its processes carry a mark Stop finds them by. Unsandboxed, no pid namespace ends what it starts. Sandboxed, one
+  // stopped while bubblewrap is still setting up can leave the namespace's first process (bwrap's, in a session of its
+  // own) running with the relays it started, outside the group Stop ends (measured: Copilot, Qwen Code, Cline, each
+  // on a Stop 150 ms after a first message).
+  const mark = newRunMark();
+  env[RUN_VARIABLE] = mark;
+  if (!sandboxed) return { launch: { command: agent.command, args: agent.args, env, cwd: folders.work, mark }, dispose: async () => {} };
   const { sandboxed: wrap } = await import('./sandbox.js');
   const command = await wrap(agent.command, agent.args, env, {
     scratch: folders.root,
@@ -97,7 +109,7 @@ export async function launchOf(
     limits: server.limits,
   });
   return {
-    launch: { command: command.command, args: command.args, env: command.env, cwd: folders.work, uid: command.uid, gid: command.gid },
+    launch: { command: command.command, args: command.args, env: command.env, cwd: folders.work, uid: command.uid, gid: command.gid, mark },
     dispose: () => command.dispose(),
   };
 }

@@ -21,8 +21,8 @@ export interface SessionOptions {
 const refusal = (agent: string, what: string) => `${what} would let ${agent} act without asking; Aion keeps every agent asking before it acts`;
 
 /** The sentence why a mode may not be chosen, or null. */
-function modeRefusal(agent: string, modeId: string): string | null {
-  return asksBeforeActing(modeId) ? null : refusal(agent, `mode ${modeId}`);
+function modeRefusal(agent: string, modeId: string, modes: acp.SessionModeState): string | null {
+  return asksBeforeActing(modeId, modes) ? null : refusal(agent, `mode ${modeId}`);
 }
 
 /** The sentence why an option may not take a value, or null: the value is refused when the session would have to turn it back. */
@@ -42,7 +42,7 @@ export function optionsView(agent: string, offered: SessionOptions): AgentOption
       modes && modes.availableModes.length > 0
         ? {
             current: modes.currentModeId,
-            values: modes.availableModes.map((m) => ({ value: m.id, name: m.name, description: m.description ?? null, refused: modeRefusal(agent, m.id) })),
+            values: modes.availableModes.map((m) => ({ value: m.id, name: m.name, description: m.description ?? null, refused: modeRefusal(agent, m.id, modes) })),
           }
         : null,
     options: offered.configOptions.map((option) => {
@@ -74,7 +74,7 @@ export async function applyChoices(agent: AgentProcess, sessionId: string, offer
   const modes = offered.modes;
   if (choices.mode !== undefined && modes && modes.currentModeId !== choices.mode) {
     const offeredMode = modes.availableModes.some((m) => m.id === choices.mode);
-    if (offeredMode && modeRefusal(agent.config.name, choices.mode) === null) {
+    if (offeredMode && modeRefusal(agent.config.name, choices.mode, modes) === null) {
       await agent.agent.request('session/set_mode', { sessionId, modeId: choices.mode });
       modes.currentModeId = choices.mode;
       changed = true;

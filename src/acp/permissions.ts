@@ -29,6 +29,8 @@ export interface PermissionContext {
 /** The first `tool_call` update of a call: its title, raw input and metadata, as the agent set them. */
 export interface EarlierUpdate {
   title: string | null;
+  /** The kind that first update gave (null when it named none). */
+  kind?: acp.ToolKind | null;
   rawInput: unknown;
   meta: Record<string, unknown> | null;
 }
@@ -65,6 +67,13 @@ export async function decidePermission(request: acp.RequestPermissionRequest, co
   return { allowed: false, sentence: refusalSentence(kind) };
 }
 
+/** Whether the call is refused by its kind alone, whatever else it says (Codex's MCP approvals are decided apart). */
+export function refusedByKind(request: acp.RequestPermissionRequest, knownKind: acp.ToolKind | null): boolean {
+  if (request._meta?.is_mcp_tool_approval === true) return false;
+  const kind: string = request.toolCall.kind ?? knownKind ?? 'other';
+  return REFUSED_KINDS.has(kind) || !DECIDABLE_KINDS.has(kind);
+}
+
 /**
  * The Aion tool a call names by its agent's own structured marker for the
  * `aion` MCP server, or null. Each marker is one an agent sets from the MCP
@@ -83,6 +92,21 @@ export function aionToolOf(call: acp.ToolCallUpdate, earlier: EarlierUpdate | nu
   // refused by kind before this.
   const registered = earlier?.title ?? '';
   if (call.title && registered === `${AION_MCP_NAME}-${call.title}`) return call.title;
+  // OpenCode (1.18): the call's first update, sent while it is pending and before any title the model wrote, is
+  // titled with the name OpenCode registered the tool under — `aion_read_document`, the MCP server's name and the
+  // tool's joined by `_` — with kind `other`, and the request repeats both. Its shell's first update is `bash` with
+  // kind `execute`, whatever description the model gave it (the description titles only later updates, and the
+  // shell's `external_directory` request). Kilo (7.7), built on OpenCode, marks its calls the same way (measured).
+  // A title with more than a tool's name in it (Cline's `aion__read_document: {…}`, of kind other too) is no such marker.
+  const opencode = call.title && /^[A-Za-z0-9_-]+$/.test(call.title) ? call.title : null;
+  if (call.kind === 'other' && earlier?.kind === 'other' && opencode && earlier.title === opencode) return after(opencode, `${AION_MCP_NAME}_`);
+  // Qwen Code (0.24): the call's first update names the registered tool, `mcp__aion__read_document`, with the MCP
+  // server it belongs to (`_meta.provenance: "mcp"`, `_meta.serverId: "aion"`), and the request repeats the name.
+  const qwen = meta.toolName;
+  const first = earlier?.meta ?? {};
+  if (typeof qwen === 'string' && first.toolName === qwen && first.provenance === 'mcp' && first.serverId === AION_MCP_NAME) {
+    return after(qwen, `mcp__${AION_MCP_NAME}__`);
+  }
   return null;
 }
 

@@ -94,7 +94,7 @@ async function waitForAnswer(store: QuestionStore, running: RunningTurn, id: str
   };
   while (!running.cancelled) {
     const row = await store.changes.waitFor([questionTopic(running.threadId)], read, (r) => r.status !== 'pending', POLL_MS, running.signal);
-    if (row.status === 'accepted') return { status: 'accepted', answer: row.answer as QuestionContent | null };
+    if (row.status === 'accepted') return { status: 'accepted', answer: row.answer };
     if (row.status !== 'pending') return { status: row.status, answer: null };
   }
   // The turn ended (Stop, its timeout): the question goes with it, unless an answer came first.
@@ -105,5 +105,5 @@ async function waitForAnswer(store: QuestionStore, running: RunningTurn, id: str
     .returning({ id: agentQuestions.id });
   if (cancelled) return { status: 'cancelled', answer: null };
   const row = await read();
-  return row.status === 'accepted' ? { status: 'accepted', answer: row.answer as QuestionContent | null } : { status: row.status === 'declined' ? 'declined' : 'cancelled', answer: null };
+  return row.status === 'accepted' ? { status: 'accepted', answer: row.answer } : { status: row.status === 'declined' ? 'declined' : 'cancelled', answer: null };
 }

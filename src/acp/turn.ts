@@ -88,6 +88,7 @@ async function prompt(host: AgentHost, session: AgentSession, thread: ThreadReco
   session.turn = turn;
   turn.usage.session = session.sessionId;
   try {
+    session.cpu.turnStarts();
     const answered = session.agent.agent.request('session/prompt', {
       sessionId: session.sessionId,
       prompt: await promptOf(host, session, thread, text),
@@ -100,7 +101,9 @@ async function prompt(host: AgentHost, session: AgentSession, thread: ThreadReco
   } catch (error) {
     if (turn.cancelled) return 'cancelled';
     const gone = !session.agent.running || (await Promise.race([session.agent.exited.then(() => true), settle()]));
-    const sentence = gone
+    const sentence = session.stoppedFor
+      ? `${session.stoppedFor}; your message is kept, send another to start it afresh`
+      : gone
       ? `agent ${thread.agent} stopped mid-turn; your message is kept, send another to start it afresh`
       : `agent ${thread.agent} failed: ${session.agent.why(error)}; your message is kept, send another to try again`;
     // Its connection may be broken (a message over the size Aion reads): the next message starts it afresh.

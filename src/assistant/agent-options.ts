@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { conflict, invalid } from '../errors.js';
 import type { Db } from '../store/db.js';
 import { threads } from '../store/schema.js';
-import type { AgentChoice, AgentOptions } from '../wire/agent-options.js';
+import type { AgentChoice } from '../wire/agent-options.js';
 import type { ThreadRecord } from './threads.js';
 
 /** What the operator chose: a mode, and values by option id. */
@@ -16,13 +16,13 @@ export interface AgentChoices {
 }
 
 export function choicesOf(thread: Pick<ThreadRecord, 'agentChoices'>): AgentChoices {
-  const stored = thread.agentChoices as Partial<AgentChoices> | null;
+  const stored = thread.agentChoices;
   return { ...(stored?.mode !== undefined ? { mode: stored.mode } : {}), options: stored?.options ?? {} };
 }
 
 export async function chooseAgentOption(db: Db, thread: ThreadRecord, choice: AgentChoice): Promise<void> {
   if (!thread.agent) throw conflict('this thread is held by the built-in assistant, which has no agent options');
-  const offered = thread.agentOptions as AgentOptions | null;
+  const offered = thread.agentOptions;
   if (!offered) throw conflict(`${thread.agent} has not said what it offers yet: its options show once its session opens (send it a message)`);
   const choices = choicesOf(thread);
   const shown = structuredClone(offered);

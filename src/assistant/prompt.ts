@@ -1,6 +1,7 @@
 // What the model is told: the system prompt (scope, role, rules) and the
 // history, in which each answer's raw exchange is replayed as it happened and
 // the operator's decisions on its proposals are told before the next message.
+import type { MessageBlocks } from '../store/schema.js';
 import type { ProposalResponse } from '../wire/proposal.js';
 import type { ModelMessage } from './providers/types.js';
 
@@ -33,7 +34,7 @@ export interface StoredMessage {
   role: 'user' | 'assistant';
   text: string;
   /** For an answer of the built-in model: the model messages of its turn (another answer's blocks are no array). */
-  blocks: unknown;
+  blocks: MessageBlocks | null;
 }
 
 /**
@@ -47,7 +48,7 @@ export function historyOf(stored: StoredMessage[], proposals: ProposalResponse[]
   for (const message of stored) {
     if (message.role === 'assistant') {
       previousAnswer = message.id;
-      const turn = Array.isArray(message.blocks) ? (message.blocks as ModelMessage[]) : null;
+      const turn = Array.isArray(message.blocks) ? message.blocks : null;
       out.push(...(turn ?? [{ role: 'assistant' as const, content: [{ type: 'text' as const, text: message.text }] }]));
       continue;
     }

@@ -17,6 +17,7 @@ import { messages, parkedSecrets, proposals } from '../store/schema.js';
 import type { Batch, BeforeWrite } from '../tools/executor.js';
 import type { AssistantDeps } from './deps.js';
 import { proposalFingerprint } from './fingerprint.js';
+import { movedSinceProposed } from './proposal-staleness.js';
 import { placeholdersIn, unparkSecrets } from './parking.js';
 import { NO_LONGER_EXECUTABLE, REPLACED } from './proposing.js';
 import type { ThreadRecord } from './threads.js';
@@ -164,6 +165,8 @@ async function claim(tx: Db, thread: ThreadRecord, proposal: ProposalRecord): Pr
         isNull(proposals.changeRequestId),
         eq(proposals.messageId, newest),
         stillThere,
+        // What it shows is still what would run (proposal-staleness.ts).
+        sql`${movedSinceProposed} is null`,
       ),
     )
     .returning({ id: proposals.id });
@@ -175,6 +178,7 @@ async function claim(tx: Db, thread: ThreadRecord, proposal: ProposalRecord): Pr
       newest: sql<boolean>`${proposals.messageId} = ${newest}`,
       projectExists,
       environmentExists,
+      moved: movedSinceProposed,
     })
     .from(proposals)
     .where(eq(proposals.id, proposal.id));
@@ -182,6 +186,8 @@ async function claim(tx: Db, thread: ThreadRecord, proposal: ProposalRecord): Pr
     return { why: `this proposal was accepted already and waits on change request ${now.changeRequest ?? ''}: other operators approve or decline it`, unrunnable: false };
   }
   if (now && now.status !== 'pending') return { why: `this proposal was already ${now.status}`, unrunnable: false };
+  // Stale: it stays waiting, its card saying why, until someone rejects it.
+  if (now?.moved) return { why: `this proposal is stale, so it will not run: ${now.moved}`, unrunnable: false };
   if (!now?.newest) return { why: REPLACED, unrunnable: true };
   if (!now.projectExists) return { why: `${NO_LONGER_EXECUTABLE}: project ${proposal.project} is gone`, unrunnable: true };
   return { why: `${NO_LONGER_EXECUTABLE}: environment ${proposal.environment} is gone`, unrunnable: true };
@@ -290,7 +296,7 @@ async function storeResults(tx: Db, results: Settling['results']): Promise<void>
 }
 
 /** Moves a waiting proposal (`from` these statuses) to its decision; 0 when it was no longer waiting. */
-async function decide(db: Db, id: string, status: 'rejected' | 'failed', result: object | null, from: ProposalRecord['status'][] = ['pending']): Promise<number> {
+async function decide(db: Db, id: string, status: 'rejected' | 'failed', result: Record<string, unknown> | null, from: ProposalRecord['status'][] = ['pending']): Promise<number> {
   const changed = await db
     .update(proposals)
     .set({ status, result, decidedAt: new Date() })
@@ -311,7 +317,7 @@ async function newestAnswerId(db: Db, threadId: string): Promise<number | null> 
 
 /** set_secret's value is the one place a parked `[secret:N]` turns back into its value. */
 async function inputWithParkedValues(deps: AssistantDeps, db: Db, thread: ThreadRecord, proposal: ProposalRecord): Promise<unknown> {
-  const input = proposal.input as Record<string, unknown>;
+  const input = proposal.input;
   if (proposal.tool !== 'set_secret') return input;
   const numbers = placeholdersIn(input.value);
   if (numbers.length === 0) return input;

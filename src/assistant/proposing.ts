@@ -4,7 +4,7 @@
 import { asc, desc, eq, sql } from 'drizzle-orm';
 import type { Changes } from '../store/changes.js';
 import { queryRows, type Db } from '../store/db.js';
-import { messages, proposals, threads } from '../store/schema.js';
+import { messages, proposals, threads, type MessageBlocks } from '../store/schema.js';
 import type { ProposedWrite } from '../tools/executor.js';
 import type { ToolCall } from '../wire/agent-work.js';
 import type { TurnEvent } from '../wire/turn-event.js';
@@ -60,7 +60,7 @@ function proposalTitle(tool: string, input: Record<string, unknown>, environment
 }
 
 /** What marks the answer an attached agent's proposals outside a turn are stored on. */
-const ATTACHED = { attached: true };
+const ATTACHED: MessageBlocks = { attached: true };
 const attachedText = (titles: string[]) => `An agent in this conversation proposes: ${titles.join('; ')}.`;
 
 /**
@@ -78,7 +78,7 @@ export async function storeAttachedProposal(store: AnswerStore, thread: ThreadRe
       .orderBy(desc(messages.id))
       .limit(1)
       .for('update');
-    if (!newest || (newest.blocks as { attached?: unknown } | null)?.attached !== true) return null;
+    if (!newest || !newest.blocks || !('attached' in newest.blocks)) return null;
     const waiting = await tx
       .select({ title: proposals.title, position: proposals.position, status: proposals.status })
       .from(proposals)
@@ -129,7 +129,7 @@ export interface AnswerStore {
 
 export interface StoredAnswer {
   text: string;
-  blocks: unknown;
+  blocks: MessageBlocks | null;
   /** A built-in answer's tool calls as the thread shows them. */
   toolCalls?: readonly ToolCall[];
   stopReason: string | null;

@@ -42,7 +42,7 @@ export async function answerQuestion(
   if (!question) throw notFound(`no such question in this thread: ${questionId}`);
   const closed = conflict('this question no longer waits: it was answered or declined, or it went with its turn');
   if (question.status !== 'pending' || !question.running) throw closed;
-  const content = answer.action === 'accept' ? checkedContent(question.fields as QuestionField[], answer.content) : null;
+  const content = answer.action === 'accept' ? checkedContent(question.fields, answer.content) : null;
   const outcome = answer.action === 'accept' ? 'accepted' : 'declined';
   const answered = await deps.changes.transaction(deps.db, async (tx, touch) => {
     const rows = await tx

@@ -1,4 +1,4 @@
-// A thread's `state`, from its messages and proposals.
+// A thread's `state`, and how many of its waiting proposals are stale, from its messages and proposals.
 import type { ThreadMessage } from '../wire/message.js';
 import type { ProposalResponse } from '../wire/proposal.js';
 import type { ThreadState } from '../wire/thread.js';
@@ -12,4 +12,9 @@ export function threadState(messages: ThreadMessage[], proposals: ProposalRespon
   if (proposals.some((p) => p.status === 'pending')) return 'waiting';
   const newest = messages.at(-1);
   return newest?.role === 'assistant' && newest.stop_reason === 'refusal' ? 'refused' : 'idle';
+}
+
+/** How many of the proposals waiting for the operator are stale (their staleness is read in SQL with the thread). */
+export function staleWaiting(proposals: ProposalResponse[]): number {
+  return proposals.filter((p) => p.status === 'pending' && p.stale).length;
 }

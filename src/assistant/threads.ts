@@ -17,10 +17,10 @@ import type { ToolCall } from '../wire/agent-work.js';
 import type { ThreadMessage } from '../wire/message.js';
 import { proposalChangeRequests } from '../change-requests/listing.js';
 import type { ProposalResponse } from '../wire/proposal.js';
-import type { AgentOptions } from '../wire/agent-options.js';
 import type { ThreadResponse } from '../wire/thread.js';
 import { proposalFingerprint } from './fingerprint.js';
-import { threadState } from './thread-state.js';
+import { movedSinceProposed } from './proposal-staleness.js';
+import { staleWaiting, threadState } from './thread-state.js';
 
 export type ThreadRecord = typeof threads.$inferSelect;
 
@@ -160,12 +160,13 @@ async function describeThreads(db: Db, directory: ProjectDirectory, operator: Op
       environment: row.environment,
       id: row.id,
       agent: row.agent,
-      agent_options: (row.agentOptions as AgentOptions | null) ?? null,
+      agent_options: row.agentOptions,
       messages: threadMessages,
       page: row.page,
       project: row.project,
       proposals: ownProposals,
       role: row.project ? (roles.get(row.project) ?? 'none') : 'none',
+      stale_waiting: staleWaiting(ownProposals),
       state: threadState(threadMessages, ownProposals),
       title: row.title,
       turn,
@@ -185,6 +186,8 @@ export type StoredProposalView = Omit<ProposalResponse, 'change_request' | 'stal
   result: ProposalResponse['result'] | null;
   change_request_id: string | null;
   basis: DocumentBasis | null;
+  /** Why a waiting write other than an edit can no longer run as shown (proposal-staleness.ts), or null. */
+  moved: string | null;
 };
 
 /** What a waiting write or deploy of a document was made on, and where that document stands now. */
@@ -214,7 +217,7 @@ const proposalViewJson = sql<StoredProposalView>`json_build_object(
   'status', case when ${proposals.status} = 'requested' then 'accepted' else ${proposals.status} end,
   'requested', ${proposals.status} = 'requested', 'fingerprint', ${proposalFingerprint},
   'tag', case when ${proposals.tag} = 'read' then 'read' else 'write' end, 'title', ${proposals.title}, 'tool', ${proposals.tool},
-  'basis', ${documentBasis})`;
+  'basis', ${documentBasis}, 'moved', ${movedSinceProposed})`;
 
 /** The thread's proposals in order, as a JSON array of their stored views: a subquery. */
 export function proposalsJson(threadId: SQL | string): SQL<StoredProposalView[]> {
@@ -234,12 +237,12 @@ function changeRequestsOf(db: Db, views: readonly StoredProposalView[]): ReturnT
 }
 
 function proposalView(
-  { change_request_id: requestId, basis, result, ...view }: StoredProposalView,
+  { change_request_id: requestId, basis, moved, result, ...view }: StoredProposalView,
   requests: Awaited<ReturnType<typeof proposalChangeRequests>>,
 ): ProposalResponse {
   const request = (requestId && requests.get(requestId)) || null;
   // Only a proposal that still waits on its request is stale with it; one decided since says how it ended.
-  const stale = view.requested && request?.stale ? request.stale_reason : view.tool === 'write_document' ? editMoved(basis) : null;
+  const stale = view.requested && request?.stale ? request.stale_reason : view.tool === 'write_document' ? editMoved(basis) : moved;
   // A pinned deploy still runs as shown; a newer revision is offered beside it, never put in its place.
   const newer = view.tool === 'deploy' && basis?.on != null && basis.current != null && basis.current > basis.on ? basis.current : null;
   // The spec's `result` is "present once decided": a proposal that waits has none.

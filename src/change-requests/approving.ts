@@ -9,7 +9,7 @@
 // never runs; racing approvals, on however many servers, are ordered by its
 // locked row and run it once (its claim conditional).
 import { and, eq, sql } from 'drizzle-orm';
-import { can, PERMISSIONS } from '../access/can.js';
+import { can, inWords, PERMISSIONS } from '../access/can.js';
 import { enabledOperator, type Operator } from '../access/operators.js';
 import { findEnvironment, type Environment, type ProjectAccess } from '../domain/projects.js';
 import { lockEnvironment } from '../domain/environment-lock.js';
@@ -18,7 +18,6 @@ import type { Db } from '../store/db.js';
 import { changeRequests, proposals } from '../store/schema.js';
 import type { ToolResult } from '../tools/types.js';
 import { threadChangeTopic } from '../turns/topics.js';
-import type { Change } from '../wire/change-request.js';
 import { stepEntry, type ChangeRequestDeps, type Decider } from './deps.js';
 import { expireDue, failProposal } from './expiry.js';
 import { assertUndecided, findVisible, nothingIfNotFound } from './finding.js';
@@ -60,8 +59,8 @@ export async function approveRequest(deps: ChangeRequestDeps, by: Decider, id: s
       if (refused) throw forbidden(refused);
       const { request } = stored;
       const requester = await requesterMayRun(deps, tx, stored);
-      const input = unsealedInput(deps, request.input as Record<string, unknown>, request.sealed);
-      const change = request.change as Change;
+      const input = unsealedInput(deps, request.input, request.sealed);
+      const change = request.change;
       const moved = await movedSince(tx, { tool: request.tool, input, project: requester.project, environment: requester.environment }, change);
       if (moved) {
         unrunnable = { status: 'stale', why: moved };
@@ -128,7 +127,7 @@ async function requesterMayRun(
   const target = findEnvironment(access, environment);
   const permission = PERMISSIONS.find((p) => p === request.permission);
   if (!permission || !can(access.role, permission, target)) {
-    throw cannot(`no longer holds ${request.permission} on ${environment} of ${project} (their role there is ${access.role})`);
+    throw cannot(`may no longer ${inWords(request.permission)} on ${environment} of ${project} (their role there is ${access.role})`);
   }
   return { operator, project: access, environment: target };
 }

@@ -24,7 +24,8 @@ export async function openRequest(deps: ChangeRequestDeps, tx: Db, touch: (topic
       projectId: project.id,
       environmentId: environment.id,
       tool: tool.name,
-      input: held.redacted,
+      // The executor redacts a copy of the input, an object: its `redacted` is typed for any tool's input.
+      input: held.redacted as Record<string, unknown>,
       sealed: sealedFields(deps, held),
       permission,
       rows: held.rows,

@@ -17,7 +17,6 @@ import { unsealedInput } from './opening.js';
 import { selectRequests, type StoredRequest } from './records.js';
 import { dismissApprovals } from './approvals.js';
 import { changeRequestTopic } from './topics.js';
-import type { Change } from '../wire/change-request.js';
 import { movedSince } from './what-changes.js';
 
 /** Which pending requests a notice may have made stale; null when it says nothing of them. */
@@ -67,10 +66,10 @@ async function whyStale(deps: ChangeRequestDeps, { request, project, environment
   const requester = await enabledOperator(deps.db, request.requesterId);
   const access = requester && (await deps.projects.find(requester, project).catch(nothingIfNotFound));
   if (!access) return null;
-  const input = unsealedInput(deps, request.input as Record<string, unknown>, request.sealed);
+  const input = unsealedInput(deps, request.input, request.sealed);
   // Read in a transaction of its own: reading a protection change takes its environment's lock.
   return deps.db.transaction((tx) =>
-    movedSince(tx, { tool: request.tool, input, project: access, environment: findEnvironment(access, environment) }, request.change as Change),
+    movedSince(tx, { tool: request.tool, input, project: access, environment: findEnvironment(access, environment) }, request.change),
   );
 }
 

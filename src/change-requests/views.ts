@@ -1,11 +1,10 @@
 // A change request as a caller reads it: its status in a sentence, and
 // whether the caller may approve or decline it — the one rule for who may
 // decide, which deciding applies again.
-import { can, PERMISSIONS, refusal, type Permission } from '../access/can.js';
+import { can, inWords, PERMISSIONS, refusal, type Permission } from '../access/can.js';
 import type { Operator } from '../access/operators.js';
 import type { ProjectAccess } from '../domain/projects.js';
-import type { ProposalRow } from '../wire/proposal.js';
-import type { Change, ChangeRequestResponse, ChangeRequestStatus, Verdict } from '../wire/change-request.js';
+import type { ChangeRequestResponse, ChangeRequestStatus } from '../wire/change-request.js';
 import { approvalsView, counted, hasApproved } from './approvals.js';
 import { requestFingerprint } from './fingerprint.js';
 import type { StoredRequest } from './records.js';
@@ -54,7 +53,7 @@ export function sentenceOf(facts: RequestFacts): string {
 /** Who a pending request waits for: how many approvals are still to come, and who gave those in. */
 function waitingSentence({ tool, project, environment, permission, approvalsRequired, approvedBy }: RequestFacts): string {
   const left = Math.max(1, approvalsRequired - 1 - approvedBy.length);
-  const who = left === 1 ? `another operator who holds ${permission} there to approve it` : `${left} more operators who hold ${permission} there to approve it`;
+  const who = left === 1 ? `another operator who may ${inWords(permission)} there to approve it` : `${left} more operators who may ${inWords(permission)} there to approve it`;
   const so = approvedBy.length === 0 ? '' : ` (approved so far by ${approvedBy.join(', ')})`;
   return `${environment} of ${project} requires ${approvalsRequired} approvals, so ${tool} waits for ${who}${so}`;
 }
@@ -88,7 +87,7 @@ export function decisionRefusal(stored: StoredRequest, operator: Operator, acces
   const requester = request.requesterId === operator.id;
   if (requester && decision === 'decline') return null;
   if (requester && !stored.requesterMayApprove) {
-    return `you asked for this change; another operator who holds ${request.permission} on ${environment} of ${project} approves it (declining it withdraws it)`;
+    return `you asked for this change; another operator who may ${inWords(request.permission)} on ${environment} of ${project} approves it (declining it withdraws it)`;
   }
   if (decision === 'approve' && hasApproved(stored, operator)) {
     return `you approved this change already; ${sentenceOf(factsOf(stored))}`;
@@ -119,16 +118,16 @@ export function requestView(stored: StoredRequest, operator: Operator, access: P
     project,
     environment,
     tool: request.tool,
-    input: request.input as Record<string, unknown>,
-    rows: request.rows as ProposalRow[],
+    input: request.input,
+    rows: request.rows,
     permission: request.permission,
     requested_by: requestedBy,
     via: request.via,
     reason: request.reason,
     thread: request.threadId,
     proposal: request.proposalId,
-    change: request.change as Change,
-    verdict: request.verdict as Verdict,
+    change: request.change,
+    verdict: request.verdict,
     status: request.status,
     stale: stale !== null,
     stale_reason: stale,
@@ -137,7 +136,7 @@ export function requestView(stored: StoredRequest, operator: Operator, access: P
     approvals: approvalsView(stored),
     decided_by: decidedBy,
     comment: request.comment,
-    result: request.result as Record<string, unknown> | null,
+    result: request.result,
     created_at: request.createdAt.toISOString(),
     expires_at: request.expiresAt.toISOString(),
     decided_at: request.decidedAt?.toISOString() ?? null,

@@ -59,7 +59,7 @@ export async function whatChanges(db: Db, target: Target): Promise<WhatChanges> 
       };
     }
   }
-  // Every write that takes an environment is described above (test/change-requests/what-changes.test.ts holds it to that).
+  // Every write that takes an environment is described above (test/change-requests/paths.test.ts, "describes every write that takes an environment", holds it to that).
   throw new Error(`${tool} takes an environment, and what it would change is not described`);
 }
 

@@ -11,6 +11,7 @@ import type { ToolBackend } from '../mcp/backend.js';
 import { restBackend } from '../mcp/rest-backend.js';
 import { SESSION_PREFIX, sessionBackend } from '../mcp/session-backend.js';
 import { buildModernServer } from '../mcp/modern-server.js';
+import { versionGuardedStdio } from '../mcp/stdio-version-guard.js';
 import { toolList, type ConnectionSettings } from '../mcp/settings.js';
 import { clientFor, type ServerFlags } from './call.js';
 
@@ -58,7 +59,10 @@ export async function serveMcp(flags: McpFlags, log: (line: string) => void): Pr
   const unknown = [...(settings.only ?? [])].filter((name) => !names.includes(name));
   if (unknown.length > 0) log(`ops mcp: --tools names tools the server does not have: ${unknown.join(', ')}`);
 
-  const served = serveStdio(() => buildModernServer(backend, settings), { onerror: (error) => log(`ops mcp: ${error.message}`) });
+  const served = serveStdio(() => buildModernServer(backend, settings), {
+    transport: versionGuardedStdio(),
+    onerror: (error) => log(`ops mcp: ${error.message}`),
+  });
   // The client closes stdin when it is done with us; so are we.
   process.stdin.once('end', () => {
     void served.close().finally(() => connection?.close());

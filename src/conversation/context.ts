@@ -10,7 +10,7 @@ import { findConcept } from '../domain/concepts.js';
 import type { Changes } from '../store/changes.js';
 import type { Db } from '../store/db.js';
 import { threadContexts } from '../store/schema.js';
-import type { ContextView, Cursor, Selection, SharedDocument } from '../wire/context.js';
+import type { ContextView, Cursor, SharedDocument } from '../wire/context.js';
 import { contextColumns, contextWithText, storeBase, storeBatch, type ContextRow } from './shared-text.js';
 
 export type ContextUpdate =
@@ -33,7 +33,7 @@ export type EditedText = string | { text: string; replacements: Replacement[] };
 
 function viewOf(row: ContextRow | undefined, text: string | null): ContextView {
   if (!row?.shared) return { shared: false };
-  return { shared: true, url: row.url, concepts: (row.concepts as string[] | null) ?? [], document: documentOf(row, text), revision: row.revision };
+  return { shared: true, url: row.url, concepts: row.concepts, document: documentOf(row, text), revision: row.revision };
 }
 
 /** Whether the operator shares their console with the thread: a subquery for a statement that reads more. */
@@ -107,7 +107,7 @@ export class ConversationContexts {
         .set({
           shared: true,
           url: update.url === undefined ? current.url : update.url,
-          concepts: update.concepts ? declaredConcepts(update.concepts) : (current.concepts as string[]),
+          concepts: update.concepts ? declaredConcepts(update.concepts) : current.concepts,
           documentPath: document?.path ?? null,
           ...textColumns,
           ...clampedPlaces(document),
@@ -150,8 +150,8 @@ export class ConversationContexts {
       const document: SharedDocument = {
         path: current.path,
         text: before,
-        selection: (current.selection as Selection | null) ?? null,
-        cursor: (current.cursor as Cursor | null) ?? null,
+        selection: current.selection,
+        cursor: current.cursor,
       };
       const edited = edit(document);
       const text = typeof edited === 'string' ? edited : edited.text;
@@ -281,8 +281,8 @@ function documentOf(row: ContextRow, text: string | null): SharedDocument | null
     : {
         path: row.documentPath,
         text,
-        selection: (row.selection as Selection | null) ?? null,
-        cursor: (row.cursor as Cursor | null) ?? null,
+        selection: row.selection,
+        cursor: row.cursor,
       };
 }
 

@@ -13,11 +13,12 @@ import { storeNow } from '../store/clock.js';
 import type { Db } from '../store/db.js';
 import { isUuid } from '../store/ids.js';
 import { tokens } from '../store/schema.js';
+import type { CredentialHolder, SessionCredential, SessionCredentialListing } from '../wire/session-credential.js';
+
+export type { CredentialHolder, SessionCredential, SessionCredentialListing };
 
 const CLIENT_CREDENTIAL_MS = 12 * 3600 * 1000;
 
-/** Who holds a credential: the agent the server started for the thread, or a client the operator connected. */
-export type CredentialHolder = 'agent' | 'client';
 /** A credential's stored name says its holder. */
 const HOLDER_NAMES: Record<CredentialHolder, string> = { agent: 'hosted agent', client: 'connected client' };
 
@@ -25,21 +26,6 @@ interface ThreadScope {
   id: string;
   project: string | null;
   environment: string;
-}
-
-export interface SessionCredential {
-  id: string;
-  token: string;
-  thread: string;
-  expires_at: string;
-}
-
-export interface SessionCredentialListing {
-  id: string;
-  holder: CredentialHolder;
-  created_at: string;
-  expires_at: string;
-  last_used_at: string | null;
 }
 
 /** A credential for the thread: `lifetimeMs` from now (a connected client's 12 hours unless told). */

@@ -1,11 +1,7 @@
+import type { Diagnostic } from '../wire/diagnostic.js';
+
 /** A problem in a document's text, where the operator reads it off the editor's gutter. */
-export interface Diagnostic {
-  /** 1-based line. */
-  line: number;
-  /** 1-based column in UTF-16 code units (JavaScript string indices), as editors count them. */
-  column: number;
-  message: string;
-}
+export type { Diagnostic };
 
 export interface Position {
   line: number;

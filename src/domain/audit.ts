@@ -37,6 +37,8 @@ export interface AuditQuery {
   limit: number;
   tool?: string;
   operator?: string;
+  /** Entries about this environment. */
+  environment?: string;
   outcome?: Outcome;
   /** Entries older than this id. */
   before?: number;
@@ -133,6 +135,7 @@ export class AuditLog {
     const conditions: SQL[] = [eq(auditEntries.project, query.project)];
     if (query.tool) conditions.push(eq(auditEntries.tool, query.tool));
     if (query.operator) conditions.push(eq(auditEntries.operator, query.operator));
+    if (query.environment) conditions.push(eq(auditEntries.environment, query.environment));
     if (query.outcome) conditions.push(eq(auditEntries.outcome, query.outcome));
     if (query.before !== undefined) conditions.push(lt(auditEntries.id, query.before));
     if (query.since) conditions.push(gte(auditEntries.at, query.since));

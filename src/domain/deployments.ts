@@ -3,7 +3,7 @@
 // under a lock on its environment's row, which numbers the deployments of an
 // environment without gaps or duplicates, across servers too. Deploys expect
 // to run inside a transaction (the executor's).
-import { and, asc, desc, eq, gte, lt, max, ne } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, lte, max } from 'drizzle-orm';
 import type { Operator } from '../access/operators.js';
 import { parseDocument, SCHEMA_PATH } from '../documents/index.js';
 import { conflict, invalid, notFound } from '../errors.js';
@@ -11,18 +11,12 @@ import type { Db } from '../store/db.js';
 import { deployments, documents, liveDocuments, operators, revisions, type Via } from '../store/schema.js';
 import { assertDocumentPath, diagnosticsFor, noSuchDocument, noSuchRevision } from './documents.js';
 import { lockEnvironment } from './environment-lock.js';
+import { rollbackRevision } from '../wire/rollback-chain.js';
 import type { Environment } from './project-access.js';
 import type { ProjectAccess } from './projects.js';
+import type { DeploymentView } from '../wire/deployment.js';
 
-export interface DeploymentView {
-  deployment: number;
-  path: string;
-  revision: number;
-  operator: string | null;
-  via: Via;
-  rollback: boolean;
-  deployed_at: string;
-}
+export type { DeploymentView };
 
 export interface Target {
   project: ProjectAccess;
@@ -59,25 +53,27 @@ export async function rollbackTarget(db: Db, environment: Environment, path: str
     .innerJoin(documents, eq(documents.id, liveDocuments.documentId))
     .where(and(eq(liveDocuments.environmentId, environment.id), eq(liveDocuments.path, path)));
   if (!live) throw conflict(`${path} is not live in ${where}; there is nothing to roll back`);
-  const [previous] = await db
-    .select({ revision: deployments.revision })
+  const history = await db
+    .select({ revision: deployments.revision, rollback: deployments.rollback })
     .from(deployments)
     .where(
       and(
         eq(deployments.environmentId, environment.id),
         eq(deployments.path, path),
-        lt(deployments.number, live.deployment),
-        ne(deployments.revision, live.revision),
+        lte(deployments.number, live.deployment),
         // Deployments older than the document belong to a deleted one that had the same path.
         gte(deployments.createdAt, live.since),
       ),
     )
-    .orderBy(desc(deployments.number))
-    .limit(1);
-  if (!previous) {
+    .orderBy(asc(deployments.number));
+  const previous = rollbackRevision(history);
+  if (previous === null && history.every((d) => d.revision === live.revision)) {
     throw conflict(`${path} has been live in ${where} only at r${live.revision}; there is no earlier revision to roll back to`);
   }
-  return previous.revision;
+  if (previous === null) {
+    throw conflict(`${path} r${live.revision} is live in ${where}, and every revision live before it was rolled back already; deploy the one you want instead`);
+  }
+  return previous;
 }
 
 /** What is live at `path` in the environment, as the store holds it now; null when nothing is. */

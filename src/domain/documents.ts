@@ -21,41 +21,15 @@ import { documents, environments, liveDocuments, operators, revisions } from '..
 import type { Environment } from './project-access.js';
 import type { ProjectAccess } from './projects.js';
 import { secretNames } from './secrets.js';
+import type { DocumentListing, RevisionListing, RevisionView } from '../wire/document.js';
 
-export interface DocumentListing {
-  path: string;
-  revision: number;
-  updated_at: string;
-  /** The revision live in each environment that has one. */
-  live: Record<string, number>;
-}
-
-export interface RevisionView {
-  path: string;
-  revision: number;
-  current_revision: number;
-  sha256: string;
-  author: string | null;
-  message: string | null;
-  created_at: string;
-  text: string;
-}
+export type { DocumentListing, RevisionListing, RevisionView };
 
 export interface SavedRevision {
   path: string;
   revision: number;
   sha256: string;
   size: number;
-}
-
-export interface RevisionListing {
-  revision: number;
-  author: string | null;
-  created_at: string;
-  /** Bytes of UTF-8. */
-  size: number;
-  sha256: string;
-  message: string | null;
 }
 
 /** Refuses, with the rule it breaks, a path that cannot name a document. */
@@ -155,7 +129,10 @@ export async function writeDocument(
   const { path, text } = input;
   assertDocumentPath(path);
   const size = Buffer.byteLength(text, 'utf8');
-  if (size > MAX_DOCUMENT_BYTES) throw invalid(`the text is ${size} bytes; a document holds at most ${MAX_DOCUMENT_BYTES}`);
+  if (size > MAX_DOCUMENT_BYTES) {
+    const count = (n: number) => n.toLocaleString('en-US');
+    throw invalid(`the text is ${count(size)} bytes of UTF-8; a document holds at most 1 MiB (${count(MAX_DOCUMENT_BYTES)} bytes): split it into smaller documents`);
+  }
   const [existing] = await db
     .select({ id: documents.id, currentRevision: documents.currentRevision })
     .from(documents)

@@ -3,6 +3,9 @@
 // shared by the directory that holds projects in memory and the functions
 // that read and change them.
 import type { Role } from '../store/schema.js';
+import type { Member } from '../wire/member.js';
+
+export type { Member };
 
 export const PROJECT_SLUG_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
 export const ENVIRONMENT_NAME_PATTERN = '^[a-z0-9][a-z0-9-]{0,62}$';
@@ -24,12 +27,6 @@ export interface Environment {
   requesterMayApprove: boolean;
   /** What is live there, by path. */
   live: LiveEntry[];
-}
-
-/** A member of a project, as `list_members` shows them. */
-export interface Member {
-  operator: string;
-  role: Role;
 }
 
 export interface ProjectAccess {

@@ -108,8 +108,8 @@ export async function createEnvironment(
   }
 }
 
-/** The most people a change may need (GitHub's required reviewers stop at six too): more is a team nobody assembles in time. */
-export const MAX_APPROVALS = 6;
+// The most people a change may need: in the wire module, so the console offers the same range.
+export { MAX_APPROVALS } from '../wire/project.js';
 
 export interface ProtectionChange {
   protected?: boolean;

@@ -10,16 +10,12 @@ import { liveDocuments, operators, revisions, secrets } from '../store/schema.js
 import { lockEnvironment } from './environment-lock.js';
 import type { Environment } from './project-access.js';
 import type { SecretBox } from './secret-box.js';
+import type { SecretInfo } from '../wire/secret.js';
+
+export type { SecretInfo };
 
 export const SECRET_NAME_PATTERN = '^[A-Z_][A-Z0-9_]{0,127}$';
 const MAX_SECRET_BYTES = 64 * 1024;
-
-export interface SecretInfo {
-  name: string;
-  version: number;
-  updated_by: string | null;
-  updated_at: string;
-}
 
 export async function listSecrets(db: Db, environmentId: string): Promise<SecretInfo[]> {
   const rows = await db

@@ -19,6 +19,7 @@ import { idempotencyPlugin } from './idempotency.js';
 import { RequestGate } from './request-gate.js';
 import { IdempotencyKeys } from '../store/idempotency-keys.js';
 import { openapiOptions } from './openapi.js';
+import { seedComponents } from './components.js';
 import { originGuard } from './origins.js';
 import { liveRoutes } from './routes/live.js';
 import { mcpRoutes } from './routes/mcp.js';
@@ -42,8 +43,8 @@ import { ajvOnFirstUse, compileAtTheEdge } from '../validation/ajv.js';
 import { buildSerializerOnFirstUse } from './serializers.js';
 import { createServices, type ServiceConfig, type Services } from '../services.js';
 import { logOutput } from '../logging.js';
+import { BODY_LIMIT } from './body-limits.js';
 
-const BODY_LIMIT = 1024 * 1024;
 const MAX_PARAM_LENGTH = 500;
 
 export interface AppOptions {
@@ -110,6 +111,7 @@ export async function buildApp({
   });
 
   app.addSchema(errorSchema);
+  for (const component of seedComponents) app.addSchema(component);
   const webConsole = await loadConsole();
   registerErrorHandling(app, (limit) => `the request body is larger than ${limit} bytes; send less`, webConsole?.page);
   acceptEmptyBodies(app);

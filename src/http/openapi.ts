@@ -6,6 +6,7 @@
 // something (no body at all is taken as `{}`: bodies.ts).
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import type { FastifySchema, RouteOptions } from 'fastify';
+import { referringToSeedTypes } from './components.js';
 import { BODY_ERRORS } from './schemas.js';
 
 const WILDCARD_NAME = 'path';
@@ -19,7 +20,9 @@ const UUID_PARAMS = new Set(['id', 'proposal_id']);
 
 type ParamsSchema = { properties?: Record<string, unknown>; required?: string[] };
 /** What of the published document is read here: each operation's request body and its schemas. */
-type Paths = Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> } }>>;
+type Paths = Record<string, Record<string, { requestBody?: { required?: boolean; content?: Record<string, { schema?: BodySchema }> } }>>;
+type BodySchema = { required?: string[]; $ref?: string };
+type Components = Record<string, BodySchema>;
 
 /** The route's schema and url with its `*` parameter named. */
 function namedWildcard(schema: FastifySchema | undefined, url: string): { schema: FastifySchema; url: string } {
@@ -58,12 +61,23 @@ function withBodyErrors(schema: FastifySchema, route: RouteOptions): FastifySche
   return { ...schema, response };
 }
 
+/** The schema with a 200 that says nothing said to be "Done", as the spec's tables have it. */
+function doneSaysDone(schema: FastifySchema): FastifySchema {
+  const response = schema.response as Record<string, Record<string, unknown>> | undefined;
+  const ok = response?.[200];
+  if (!ok || typeof ok.description === 'string') return schema;
+  return { ...schema, response: { ...response, 200: { ...ok, description: 'Done' } } };
+}
+
 /** Marks each request body required only when its schema requires a field: an absent body is `{}`. */
-function bodiesRequiredOnlyWhenNeeded<Document extends { paths?: unknown }>(document: Document): Document {
+function bodiesRequiredOnlyWhenNeeded<Document extends { paths?: unknown; components?: { schemas?: unknown } }>(document: Document): Document {
+  const components = (document.components?.schemas ?? {}) as Components;
+  // A body named by its seed type (`$ref: #/components/schemas/PostMessageBody`) requires what that component does.
+  const resolved = (schema: BodySchema | undefined) => (schema?.$ref ? components[schema.$ref.replace('#/components/schemas/', '')] : schema);
   for (const path of Object.values((document.paths ?? {}) as Paths)) {
     for (const { requestBody } of Object.values(path)) {
       if (!requestBody?.content) continue;
-      requestBody.required = Object.values(requestBody.content).some((media) => (media.schema?.required?.length ?? 0) > 0);
+      requestBody.required = Object.values(requestBody.content).some((media) => (resolved(media.schema)?.required?.length ?? 0) > 0);
     }
   }
   return document;
@@ -79,7 +93,7 @@ export const openapiOptions: FastifyDynamicSwaggerOptions = {
   refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   transform: ({ schema, url, route }) => {
     const named = namedWildcard(schema, url);
-    return { ...named, schema: withBodyErrors(uuidIds(named.schema), route) };
+    return { ...named, schema: doneSaysDone(referringToSeedTypes(withBodyErrors(uuidIds(named.schema), route))) };
   },
   transformObject: (document) => ('openapiObject' in document ? bodiesRequiredOnlyWhenNeeded(document.openapiObject) : document.swaggerObject),
 };

@@ -21,7 +21,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   404: 'Not found',
   409: 'Conflict',
   413: 'Body too large',
-  422: 'Invalid input',
+  422: 'Invalid input: a field missing, of the wrong type, or one the route does not take',
   429: 'Too many requests',
   503: 'Unavailable',
 };

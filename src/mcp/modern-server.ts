@@ -5,6 +5,7 @@
 import { Server, type Tool } from '@modelcontextprotocol/server';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv';
 import type { ToolBackend } from './backend.js';
+import { elicitsForms, offerOperatorInput, operatorInput } from './secret-input.js';
 import { callTool, INSTRUCTIONS, listedTools, SERVER_INFO } from './server.js';
 import type { ConnectionSettings } from './settings.js';
 
@@ -33,7 +34,15 @@ export function buildModernServer(backend: ToolBackend, settings: Settings): Ser
     },
   });
   // The same tools as the 2025 list: 2.x types JSON Schema values more narrowly than 1.x.
-  server.setRequestHandler('tools/list', async () => ({ tools: (await listedTools(backend, settings)) as Tool[] }));
-  server.setRequestHandler('tools/call', (request) => callTool(backend, request.params.name, request.params.arguments ?? {}));
+  // A client that elicits forms may leave a secret's value to its operator (secret-input.ts).
+  server.setRequestHandler('tools/list', async (_request, ctx) => {
+    const tools = (await listedTools(backend, settings)) as Tool[];
+    return { tools: elicitsForms(ctx.mcpReq) ? offerOperatorInput(tools) : tools };
+  });
+  server.setRequestHandler('tools/call', (request, ctx) => {
+    const { name } = request.params;
+    const asked = operatorInput(name, request.params.arguments ?? {}, ctx.mcpReq);
+    return 'answer' in asked ? asked.answer : callTool(backend, name, asked.input);
+  });
   return server;
 }

@@ -5,8 +5,10 @@
 // clients neither loads that SDK (about 700 KB) nor classifies anything. What
 // may be modern is classified by the SDK itself (modern-http.ts).
 
-const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 const FIRST_MODERN_REVISION = '2026-07-28';
+/** The revisions of the stateless era Aion serves (what server/discover lists). */
+export const MODERN_REVISIONS: readonly string[] = [FIRST_MODERN_REVISION];
 
 /** Whether an HTTP request to the MCP endpoint may be of the 2026-07-28 era (false: certainly not). */
 export function mayBeModern(method: string, protocolVersionHeader: string | string[] | undefined, body: unknown): boolean {

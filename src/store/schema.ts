@@ -20,7 +20,28 @@ import {
 import { AUDIT_OUTCOMES } from '../wire/audit.js';
 import { ROLES } from '../wire/role.js';
 import { CHANGE_REQUEST_STATUSES } from '../wire/change-request-status.js';
+import { VIAS, type Via } from '../wire/via.js';
 import { DELIVERY_STATUSES, WEBHOOK_EVENTS } from '../wire/webhook.js';
+// The types the JSON columns hold, so a read needs no cast (type imports only: nothing here runs them).
+import type { AgentChoices } from '../assistant/agent-options.js';
+import type { ModelMessage } from '../assistant/providers/types.js';
+import type { Replacement } from '../documents/edits.js';
+import type { AgentBlocks } from '../turns/events.js';
+import type { StoredTurnEvent } from '../turns/running-turn.js';
+import type { StoredPayload } from '../webhooks/payloads.js';
+import type { AgentOptions } from '../wire/agent-options.js';
+import type { ToolCall } from '../wire/agent-work.js';
+import type { Change, Verdict } from '../wire/change-request.js';
+import type { Cursor, Selection } from '../wire/context.js';
+import type { ProposalRow } from '../wire/proposal.js';
+import type { QuestionContent, QuestionField } from '../wire/question.js';
+
+/**
+ * What an answer's `blocks` hold: the built-in model's messages of its turn,
+ * an agent's tool calls and plan, or the mark of an answer that carries an
+ * attached agent's proposals outside a turn.
+ */
+export type MessageBlocks = ModelMessage[] | AgentBlocks | { attached: true };
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
@@ -138,8 +159,7 @@ export const revisions = pgTable(
   (t) => [primaryKey({ columns: [t.documentId, t.number] })],
 );
 
-const VIAS = ['console', 'assistant', 'mcp', 'rest'] as const;
-export type Via = (typeof VIAS)[number];
+export type { Via };
 
 export const deployments = pgTable(
   'deployments',
@@ -214,10 +234,15 @@ export const auditEntries = pgTable(
     proposalId: uuid('proposal_id'),
     outcome: text('outcome', { enum: AUDIT_OUTCOMES }).notNull(),
     /** The input with secret values replaced by `[redacted]`. */
-    input: jsonb('input').notNull(),
+    input: jsonb('input').$type<Record<string, unknown>>().notNull(),
     error: text('error'),
   },
-  (t) => [index('audit_project_id').on(t.project, t.id), index('audit_tool_id').on(t.tool, t.id)],
+  (t) => [
+    index('audit_project_id').on(t.project, t.id),
+    index('audit_tool_id').on(t.tool, t.id),
+    // What changed a waiting proposal's target since it was made (proposal-staleness.ts): a walk back that stops at the proposal.
+    index('audit_project_at').on(t.project, t.at, t.id),
+  ],
 );
 
 export const threads = pgTable(
@@ -237,9 +262,9 @@ export const threads = pgTable(
     /** The agent's session id, for session/resume or session/load when its process starts again, on any server. */
     agentSession: text('agent_session'),
     /** The modes and config options the agent's session last said it offers, with their current values (src/acp/options.ts). */
-    agentOptions: jsonb('agent_options'),
+    agentOptions: jsonb('agent_options').$type<AgentOptions>(),
     /** The operator's choices among them (`{"mode": id, "options": {configId: value}}`), applied at each turn's start. */
-    agentChoices: jsonb('agent_choices'),
+    agentChoices: jsonb('agent_choices').$type<Partial<AgentChoices>>(),
     /** The server whose process holds the thread's agent (one in the cluster), while its lease lasts. */
     agentServer: text('agent_server'),
     agentLeaseUntil: timestamp('agent_lease_until', { withTimezone: true }),
@@ -262,9 +287,9 @@ export const messages = pgTable(
     /** What the console renders: the text blocks joined with a blank line. */
     text: text('text').notNull(),
     /** The raw exchange of an answer (model messages: text, tool_use, tool_result), replayed as history. */
-    blocks: jsonb('blocks'),
+    blocks: jsonb('blocks').$type<MessageBlocks>(),
     /** A built-in answer's tool calls as the thread shows them (inputs and results cut), stored with it so no read goes through `blocks`. */
-    toolCalls: jsonb('tool_calls'),
+    toolCalls: jsonb('tool_calls').$type<ToolCall[]>(),
     stopReason: text('stop_reason'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -289,15 +314,15 @@ export const proposals = pgTable(
     toolUseId: text('tool_use_id').notNull(),
     tool: text('tool').notNull(),
     /** As the model wrote it, scope filled; parked values stay `[secret:N]` until accepted. */
-    input: jsonb('input').notNull(),
+    input: jsonb('input').$type<Record<string, unknown>>().notNull(),
     project: text('project'),
     environment: text('environment').notNull(),
     permission: text('permission').notNull(),
     tag: text('tag').notNull(),
     title: text('title').notNull(),
-    rows: jsonb('rows').notNull(),
+    rows: jsonb('rows').$type<ProposalRow[]>().notNull(),
     status: text('status', { enum: PROPOSAL_STATUSES }).notNull().default('pending'),
-    result: jsonb('result'),
+    result: jsonb('result').$type<Record<string, unknown>>(),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
     /** Accepted where two approvals are required: the change request it waits on (`requested` until that is decided). */
     changeRequestId: uuid('change_request_id').references((): AnyPgColumn => changeRequests.id, { onDelete: 'set null' }),
@@ -393,7 +418,7 @@ export const threadContexts = pgTable('thread_contexts', {
     .references(() => threads.id, { onDelete: 'cascade' }),
   shared: boolean('shared').notNull(),
   url: text('url'),
-  concepts: jsonb('concepts').notNull().default([]),
+  concepts: jsonb('concepts').$type<string[]>().notNull().default([]),
   /**
    * The open document, or null when no editor is open. Its text in a column
    * of its own (it can be large), as it stood before the batches still in
@@ -405,9 +430,9 @@ export const threadContexts = pgTable('thread_contexts', {
   editLogBatches: integer('edit_log_batches').notNull().default(0),
   editLogSize: integer('edit_log_size').notNull().default(0),
   /** One-based `{from_line, from_column, to_line, to_column}`, or null. */
-  selection: jsonb('selection'),
+  selection: jsonb('selection').$type<Selection>(),
   /** One-based `{line, column}`, or null. */
-  cursor: jsonb('cursor'),
+  cursor: jsonb('cursor').$type<Cursor>(),
   /** Edit batches recorded for this conversation, the operator's and the assistant's. */
   revision: integer('revision').notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -425,7 +450,7 @@ export const threadContextEdits = pgTable(
       .notNull()
       .references(() => threadContexts.threadId, { onDelete: 'cascade' }),
     revision: integer('revision').notNull(),
-    replacements: jsonb('replacements').notNull(),
+    replacements: jsonb('replacements').$type<Replacement[]>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.threadId, t.revision] })],
 );
@@ -486,10 +511,10 @@ export const agentQuestions = pgTable(
     threadId: uuid('thread_id').notNull(),
     message: text('message').notNull(),
     /** The fields asked for, as the console shows them (src/acp/questions.ts). */
-    fields: jsonb('fields').notNull(),
+    fields: jsonb('fields').$type<QuestionField[]>().notNull(),
     status: text('status', { enum: QUESTION_STATUSES }).notNull().default('pending'),
     /** What the operator answered, when accepted. */
-    answer: jsonb('answer'),
+    answer: jsonb('answer').$type<QuestionContent>(),
     askedAt: timestamp('asked_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('agent_questions_thread').on(t.threadId)],
@@ -503,7 +528,7 @@ export const turnEvents = pgTable(
       .notNull()
       .references(() => turns.id, { onDelete: 'cascade' }),
     seq: integer('seq').notNull(),
-    event: jsonb('event').notNull(),
+    event: jsonb('event').$type<StoredTurnEvent>().notNull(),
   },
   (t) => [primaryKey({ columns: [t.turnId, t.seq] })],
 );
@@ -511,7 +536,7 @@ export const turnEvents = pgTable(
 /** The servers sharing this store: which agents each can run, and when it was last seen. */
 export const servers = pgTable('servers', {
   name: text('name').primaryKey(),
-  agents: jsonb('agents').notNull().default([]),
+  agents: jsonb('agents').$type<string[]>().notNull().default([]),
   seenAt: timestamp('seen_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -533,12 +558,12 @@ export const changeRequests = pgTable(
       .references(() => environments.id, { onDelete: 'cascade' }),
     tool: text('tool').notNull(),
     /** The input as it would run, secret values replaced by `[redacted]`. */
-    input: jsonb('input').notNull(),
+    input: jsonb('input').$type<Record<string, unknown>>().notNull(),
     /** The secret values of the input, sealed under the instance key (JSON of field to value); null when it has none. */
     sealed: text('sealed'),
     permission: text('permission').notNull(),
     /** The summary rows, as a proposal of the same call shows them. */
-    rows: jsonb('rows').notNull(),
+    rows: jsonb('rows').$type<ProposalRow[]>().notNull(),
     requesterId: uuid('requester_id')
       .notNull()
       .references(() => operators.id, { onDelete: 'cascade' }),
@@ -548,15 +573,15 @@ export const changeRequests = pgTable(
     threadId: uuid('thread_id'),
     proposalId: uuid('proposal_id'),
     /** What would change, as it stood when asked (src/change-requests/what-changes.ts). */
-    change: jsonb('change').notNull(),
+    change: jsonb('change').$type<Change>().notNull(),
     /** The checker's diagnostics for the environment, for a document change; null otherwise. */
-    verdict: jsonb('verdict'),
+    verdict: jsonb('verdict').$type<Verdict>(),
     status: text('status', { enum: CHANGE_REQUEST_STATUSES }).notNull().default('pending'),
     /** Why it can no longer run as asked, found the moment what it changes moved (src/change-requests/staleness.ts); null while it can. */
     staleReason: text('stale_reason'),
     deciderId: uuid('decider_id').references(() => operators.id, { onDelete: 'set null' }),
     comment: text('comment'),
-    result: jsonb('result'),
+    result: jsonb('result').$type<Record<string, unknown>>(),
     createdAt: createdAt(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     decidedAt: timestamp('decided_at', { withTimezone: true }),
@@ -658,7 +683,7 @@ export const webhookDeliveries = pgTable(
     event: text('event', { enum: WEBHOOK_EVENTS }).notNull(),
     key: text('key').notNull(),
     /** The body but its console link, which the sender adds from its public URL. */
-    payload: jsonb('payload').notNull(),
+    payload: jsonb('payload').$type<StoredPayload>().notNull(),
     status: text('status', { enum: DELIVERY_STATUSES }).notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     /** When a sender may take it next; a claim moves it past the attempt, so a sender that died frees it. */

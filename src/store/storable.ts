@@ -54,7 +54,9 @@ export function storableJson(value: unknown, limits: StorableLimits): { value: u
     replaced += cleaned.replaced;
     if (cleaned.text.length <= limits.stringLength) return cleaned.text;
     cut += 1;
-    return cleaned.text.slice(0, limits.stringLength);
+    // Never between the halves of a surrogate pair: a lone half is what the store cannot hold (an emoji at the cut).
+    const end = /[\ud800-\udbff]/.test(cleaned.text.charAt(limits.stringLength - 1)) ? limits.stringLength - 1 : limits.stringLength;
+    return cleaned.text.slice(0, end);
   };
   const walk = (node: unknown, depth: number): unknown => {
     if (typeof node === 'string') return text(node);

@@ -34,3 +34,13 @@ export function assertSecretsDeclared(catalogue: readonly Tool[]): void {
   const problems = catalogue.map(undeclaredSecrets).filter((sentence) => sentence !== null);
   if (problems.length > 0) throw new Error(problems.join('; '));
 }
+
+const REDACTED = '[redacted]';
+
+/** The input as the audit and a change request keep it: each declared secret field's value replaced. */
+export function redact(tool: Tool, input: unknown): unknown {
+  if (tool.secretFields.length === 0 || !input || typeof input !== 'object' || Array.isArray(input)) return input;
+  const copy: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+  for (const field of tool.secretFields) if (field in copy) copy[field] = REDACTED;
+  return copy;
+}

@@ -72,6 +72,12 @@ export interface Tool {
   decides: boolean;
   /** The proposal's summary rows (writes), after the project and environment rows the executor puts first. */
   rows(input: Record<string, unknown>): ProposalRow[];
+  /**
+   * What a successful write's audit entry adds as `made` beside its input: what
+   * the input leaves open and the result settles (the revision a deploy put
+   * live, a save's new revision). Absent: nothing is added.
+   */
+  made?(result: ToolResult): Record<string, unknown>;
   run(ctx: ToolContext, input: Record<string, unknown>): Promise<ToolResult>;
 }
 
@@ -90,6 +96,7 @@ type Spec<I, N extends ScopeNeed> = {
   editsSharedBuffer?: boolean;
   decides?: boolean;
   rows?: (input: I) => ProposalRow[];
+  made?: (result: ToolResult) => Record<string, unknown>;
   run: (ctx: ScopedContext<N>, input: I) => Promise<ToolResult>;
 };
 
@@ -118,6 +125,7 @@ export function withInput<const S extends JSONSchema>(input_schema: S) {
         editsSharedBuffer: spec.editsSharedBuffer ?? false,
         decides: spec.decides ?? false,
         rows: (input) => (spec.rows ? spec.rows(input as never) : []),
+        ...(spec.made ? { made: spec.made } : {}),
         run: (ctx, input) => spec.run(ctx as ScopedContext<N>, input as never),
       };
     },

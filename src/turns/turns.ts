@@ -301,7 +301,7 @@ export class Turns {
       .where(and(eq(turnEvents.turnId, turnId), gt(turnEvents.seq, seq)))
       .orderBy(asc(turnEvents.seq))
       .limit(500);
-    if (events.length > 0) return { events: events.map((e) => ({ seq: e.seq, event: e.event as StoredTurnEvent })), ended: undefined };
+    if (events.length > 0) return { events: events.map((e) => ({ seq: e.seq, event: e.event })), ended: undefined };
     const [row] = await this.deps.db.select({ endedAt: turns.endedAt, stopReason: turns.stopReason }).from(turns).where(eq(turns.id, turnId));
     return { events: [], ended: !row ? null : row.endedAt ? row.stopReason : undefined };
   }
@@ -373,7 +373,7 @@ export class Turns {
       .returning({ threadId: turns.threadId, agent: turns.agent });
     if (!row) return;
     const stored = await tx.select({ seq: turnEvents.seq, event: turnEvents.event }).from(turnEvents).where(eq(turnEvents.turnId, turnId)).orderBy(asc(turnEvents.seq));
-    const events = stored.map((e) => e.event as StoredTurnEvent);
+    const events = stored.map((e) => e.event);
     const interrupted = interruptedTurn(row.threadId, row.agent, events);
     await this.deps.storeInterrupted(tx, interrupted);
     const last: TurnEvent = { type: 'ended', stop_reason: 'interrupted' };

@@ -20,7 +20,6 @@ import { isUuid } from '../store/ids.js';
 import { operators, webhookDeliveries, webhooks } from '../store/schema.js';
 import type { DeliveryResponse, WebhookEvent, WebhookResponse } from '../wire/webhook.js';
 import { enqueueTouched } from './outbox.js';
-import type { StoredPayload } from './payloads.js';
 import { WebhookSender, type SenderLog } from './sender.js';
 import { newSecret } from './signing.js';
 import { targetRefusal } from './targets.js';
@@ -186,7 +185,7 @@ function deliveryView({ delivery: d }: { delivery: typeof webhookDeliveries.$inf
     id: d.id,
     webhook: d.webhookId,
     event: d.event,
-    summary: (d.payload as StoredPayload).summary,
+    summary: d.payload.summary,
     status: d.status,
     attempts: d.attempts,
     next_attempt_at: d.status === 'pending' ? d.nextAttemptAt.toISOString() : null,

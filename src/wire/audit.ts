@@ -17,7 +17,10 @@ export const auditRecordSchema = {
     thread: { type: ['string', 'null'], description: 'The conversation the call belonged to.' },
     proposal: { type: ['string', 'null'], description: 'The proposal whose accept ran it.' },
     outcome: { type: 'string', enum: AUDIT_OUTCOMES },
-    input: { description: 'The input as given, secret values replaced by `[redacted]`.' },
+    input: {
+      description:
+        "The input as given, secret values replaced by `[redacted]`. A successful save, deploy or rollback adds `made`: a save's new `revision`; a deploy's or a rollback's `deployment` and the `revision` it put live.",
+    },
     error: { type: ['string', 'null'] },
   },
   required: ['id', 'at', 'operator', 'via', 'tool', 'project', 'environment', 'thread', 'proposal', 'outcome', 'input', 'error'],

@@ -3,6 +3,9 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { roleSchema } from './role.js';
 
+/** The most people a change may need (GitHub's required reviewers stop at six too): more is a team nobody assembles in time. */
+export const MAX_APPROVALS = 6;
+
 export const projectSchema = {
   type: 'object',
   properties: {

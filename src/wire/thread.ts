@@ -33,11 +33,17 @@ export const threadResponseSchema = {
     proposals: { type: 'array', items: proposalResponseSchema },
     role: { type: 'string', description: "The caller's role name in this thread's project." },
     state: { type: 'string', enum: ['idle', 'waiting', 'refused'] },
+    stale_waiting: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        "Beyond the spec: how many of the proposals waiting for the operator can no longer run as shown (each says why in its `stale_reason`); equal to the waiting ones' count, the conversation waits only on proposals to reject or ask again.",
+    },
     title: { type: 'string' },
     turn: threadTurnSchema,
     updated_at: { type: 'string' },
   },
-  required: ['agent', 'agent_options', 'created_at', 'environment', 'id', 'messages', 'page', 'proposals', 'role', 'state', 'title', 'turn', 'updated_at'],
+  required: ['agent', 'agent_options', 'created_at', 'environment', 'id', 'messages', 'page', 'proposals', 'role', 'stale_waiting', 'state', 'title', 'turn', 'updated_at'],
   additionalProperties: false,
 } as const;
 

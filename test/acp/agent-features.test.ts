@@ -127,6 +127,19 @@ describe('cost and context an agent reports', () => {
     expect((own.body as { agent: unknown }).agent).toBeNull();
   });
 
+  it('sums the tokens of each model call an empty message chunk carries (`_meta.usage`, as Qwen Code reports them) into the turn’s', async () => {
+    const thread = await openThread('plain');
+    await send(thread, '/chunk-tokens 100 10 3 40\n/chunk-tokens 250 20');
+    await send(thread, '/chunk-tokens 7 1');
+    const usage = (await ada.get(`/api/v1/assistant/threads/${thread.id}/usage`)).body as { agent: Record<string, unknown> };
+    expect(usage.agent).toMatchObject({ reported_turns: 2, input_tokens: 357, output_tokens: 31, thought_tokens: 3, cache_read_input_tokens: 40, context: null, cost: null });
+    // A prompt response's usage is the turn's whole: it stands over the chunks' sum.
+    const other = await openThread('plain');
+    await send(other, '/chunk-tokens 100 10\n/tokens 150 12');
+    const whole = (await ada.get(`/api/v1/assistant/threads/${other.id}/usage`)).body as { agent: Record<string, unknown> };
+    expect(whole.agent).toMatchObject({ reported_turns: 1, input_tokens: 150, output_tokens: 12 });
+  });
+
   it('context without cost: the context is reported, the tokens and cost stay null', async () => {
     const thread = await openThread('plain');
     await send(thread, '/usage 300 1000');
@@ -347,9 +360,10 @@ describe('the agent’s questions to the operator', () => {
   });
 
   it('times out with the turn: the agent is told it was cancelled, and it can no longer be answered (409)', async () => {
+    // The timeout counts the agent's start too: 2 s was too short for a loaded machine to start it and ask (CI, once).
     const short = await startTestServer('pglite', {
       demo: true,
-      env: { AION_AGENTS: JSON.stringify({ plain: demoAgent() }), AION_AGENT_TURN_TIMEOUT: '2s', AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT: '1' },
+      env: { AION_AGENTS: JSON.stringify({ plain: demoAgent() }), AION_AGENT_TURN_TIMEOUT: '5s', AION_ALLOW_UNSANDBOXED_AGENTS_AS_ROOT: '1' },
     });
     try {
       const token = short.demoTokens.ada ?? '';

@@ -167,6 +167,15 @@ describe('a turn of the demo agent', () => {
     expect(lastAnswer(thread)?.text.split('\n\n')).toEqual(['ask: go', 'ask: stop', 'ask: stop']);
   });
 
+  it('decides a request that came before its call was announced on that announcement, when it follows within a second', async () => {
+    // OpenCode's and Kilo's marker: the call's first update, titled with the registered name, kind other, as the request.
+    const call = JSON.stringify({ kind: 'other', title: 'aion_list_projects', status: 'pending' });
+    const thread = await send(await openThread(), `/ask-late 100 ${call}\n/ask-late 1500 ${call}\n/ask-call ${call}`);
+    // Announced 100 ms after: allowed. Announced after the wait (1 s), or never: refused.
+    expect(lastAnswer(thread)?.text.split('\n\n')).toEqual(['ask: go', 'ask: stop', 'ask: stop']);
+    expect(lastAnswer(thread)?.tool_calls?.map((c) => c.status)).toEqual(['pending', 'failed', 'failed']);
+  });
+
   it('edits and writes the shared buffer, never the stored document; reads the unsaved text', async () => {
     const thread = await openThread();
     await share(thread, 'name: shop\nreplicas: 2\n');
@@ -232,8 +241,10 @@ describe('a turn of the demo agent', () => {
     expect(received).not.toContain(canary);
     const env = lastAnswer(await send(thread, '/env'))?.text ?? '';
     const names = env.replace(/^env: /, '').split(', ');
-    // Exactly its own: none of the server's, the canary in the server's own environment included.
-    expect(names).toEqual(['DEMO_AGENT_RECORD', 'HOME', 'PATH', 'TMPDIR']);
+    // Exactly its own and Aion's (OpenCode's and Kilo's permission rules, which every agent is given): none of the server's, the
+    // canary in the server's own environment included. Run without a sandbox, it also carries the mark its processes
+    // are ended by (random per process, nothing of the server's).
+    expect(names).toEqual(['AION_AGENT_RUN', 'DEMO_AGENT_RECORD', 'HOME', 'KILO_PERMISSION', 'OPENCODE_PERMISSION', 'PATH', 'TMPDIR']);
   });
 
   it('fails a turn with 503 when the agent crashes, and starts afresh on the next message', async () => {

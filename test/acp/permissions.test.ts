@@ -8,8 +8,9 @@
 import type * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { authenticationFor } from '../../src/acp/authentication.js';
-import { askingModeOf, askingOptionsOf } from '../../src/acp/modes.js';
-import { aionToolOf, decidePermission, type PermissionContext } from '../../src/acp/permissions.js';
+import { actsUnasked, askingModeOf, askingOptionsOf, asksBeforeActing } from '../../src/acp/modes.js';
+import { optionsView } from '../../src/acp/options.js';
+import { aionToolOf, decidePermission, refusedByKind, type PermissionContext } from '../../src/acp/permissions.js';
 
 const SHARED = '/scratch/work/app.yaml';
 const TOOLS = new Set(['read_document', 'write_document', 'deploy', 'assistant_document_edit']);
@@ -60,6 +61,24 @@ describe('by kind first', () => {
   });
 });
 
+describe('refused by kind alone (such a request never waits for its call’s first update)', () => {
+  const request = (kind: acp.ToolKind | undefined, meta?: Record<string, unknown>): acp.RequestPermissionRequest => ({
+    sessionId: 's',
+    toolCall: { toolCallId: 'c', ...(kind ? { kind } : {}) },
+    options: [],
+    ...(meta ? { _meta: meta } : {}),
+  });
+
+  it('says so for a shell, a fetch, a delete and a move, or a kind an earlier update gave; not for what a marker may decide', () => {
+    for (const kind of ['execute', 'fetch', 'delete', 'move'] as const) expect(refusedByKind(request(kind), null), kind).toBe(true);
+    expect(refusedByKind(request(undefined), 'execute')).toBe(true);
+    for (const kind of ['read', 'edit', 'other'] as const) expect(refusedByKind(request(kind), null), kind).toBe(false);
+    expect(refusedByKind(request(undefined), null)).toBe(false);
+    // Codex's MCP approvals come as `execute` and are decided by their own marker.
+    expect(refusedByKind(request('execute', { is_mcp_tool_approval: true }), null)).toBe(false);
+  });
+});
+
 describe('then by verified identity, never by title', () => {
   it('refuses a call titled with an Aion tool’s name and no marker', async () => {
     for (const title of ['read_document', 'mcp__aion__read_document', 'read_document (aion MCP Server)', 'aion-read_document']) {
@@ -106,6 +125,46 @@ describe('then by verified identity, never by title', () => {
     expect((await ask({ kind: 'execute', title: 'deploy', rawInput: { command: 'deploy' } }, first('aion-deploy'))).allowed).toBe(false);
   });
 
+  it('allows OpenCode’s (and Kilo’s) aion_ tools, so named with kind other by the pending first update, and never a shell’s request titled alike', async () => {
+    const first = (title: string, kind: acp.ToolKind) => ({ ...contextFor(), earlier: { title, kind, rawInput: {}, meta: null } });
+    expect(await ask({ kind: 'other', title: 'aion_write_document', rawInput: {} }, first('aion_write_document', 'other'))).toEqual({ allowed: true });
+    expect(await ask({ kind: 'other', title: 'aion_drop_database' }, first('aion_drop_database', 'other'))).toEqual({
+      allowed: false,
+      sentence: 'Aion serves no tool drop_database to this conversation',
+    });
+    // The shell's external_directory request is kind other, titled with the description the model wrote; its first update was `bash`.
+    expect((await ask({ kind: 'other', title: 'aion_deploy', rawInput: { command: 'deploy' } }, first('bash', 'execute'))).allowed).toBe(false);
+    // A first update of another kind titled alike (a model-written title arriving first) is no marker.
+    expect((await ask({ kind: 'other', title: 'aion_deploy' }, first('aion_deploy', 'execute'))).allowed).toBe(false);
+    expect((await ask({ kind: 'other', title: 'aion_deploy' })).allowed).toBe(false);
+    expect((await ask({ kind: 'other', title: 'other_deploy' }, first('other_deploy', 'other'))).allowed).toBe(false);
+  });
+
+  it('allows Qwen Code’s mcp__aion__ tools, named so by the request and by a first update that gives the aion MCP server, and nothing else', async () => {
+    const first = (meta: Record<string, unknown>) => ({ ...contextFor(), earlier: { title: 'x', kind: 'other' as const, rawInput: {}, meta } });
+    const fromAion = (toolName: string) => first({ toolName, provenance: 'mcp', serverId: 'aion', phase: 'preparing' });
+    expect(await ask({ kind: 'read', title: '{"path":"app.yaml"}', _meta: { toolName: 'mcp__aion__read_document' } }, fromAion('mcp__aion__read_document'))).toEqual({ allowed: true });
+    expect(await ask({ kind: 'other', _meta: { toolName: 'mcp__aion__drop_database' } }, fromAion('mcp__aion__drop_database'))).toEqual({
+      allowed: false,
+      sentence: 'Aion serves no tool drop_database to this conversation',
+    });
+    // Its own tools are of provenance builtin; another server's are not Aion's; the request alone is no marker.
+    expect((await ask({ kind: 'other', _meta: { toolName: 'mcp__aion__deploy' } }, first({ toolName: 'mcp__aion__deploy', provenance: 'builtin' }))).allowed).toBe(false);
+    expect((await ask({ kind: 'other', _meta: { toolName: 'mcp__aion__deploy' } }, first({ toolName: 'mcp__aion__deploy', provenance: 'mcp', serverId: 'other' }))).allowed).toBe(false);
+    expect((await ask({ kind: 'other', _meta: { toolName: 'mcp__aion__deploy' } })).allowed).toBe(false);
+    // The request naming another tool than its first update did.
+    expect((await ask({ kind: 'other', _meta: { toolName: 'mcp__aion__deploy' } }, fromAion('mcp__aion__read_document'))).allowed).toBe(false);
+  });
+
+  it('refuses Cline’s calls, which carry a title alone (`aion__read_document: {…}`), whatever they name', async () => {
+    const title = 'aion__read_document: {"project":"shop","path":"app.yaml"}';
+    const first = { ...contextFor(), earlier: { title, kind: 'other' as const, rawInput: { project: 'shop', path: 'app.yaml' }, meta: null } };
+    expect(await ask({ kind: 'other', title, rawInput: { project: 'shop', path: 'app.yaml' } }, first)).toEqual({
+      allowed: false,
+      sentence: 'an agent may use only Aion’s own tools and edit the shared document',
+    });
+  });
+
   it('refuses a tool of the aion server that Aion does not serve this conversation', async () => {
     expect(await ask({ _meta: { claudeCode: { toolName: 'mcp__aion__drop_database' } } })).toEqual({
       allowed: false,
@@ -150,6 +209,76 @@ describe('asking before acting', () => {
     expect(askingModeOf(modes([`${url}autopilot`, `${url}agent`, `${url}plan`]))).toEqual({ set: `${url}agent` });
     expect(askingModeOf(modes(['yolo', 'autopilot']))).toEqual({ none: 'yolo, autopilot' });
     expect(askingModeOf(null)).toEqual({ set: null });
+    // The most preferred asking mode is set even where the current one is an asking meaning too: Codex (codex-acp 2.6)
+    // starts in `agent`, where its own reviewer model approves, and is set to `read-only`, where the client is asked.
+    expect(askingModeOf(modes(['read-only', 'workspace-write', 'agent', 'agent-full-access'], 'agent'))).toEqual({ set: 'read-only' });
+    expect(askingModeOf(modes(['build', 'default'], 'build'))).toEqual({ set: 'default' });
+  });
+
+  it('tells an asking meaning that decides alone by how the session describes it: Codex’s `agent` (its reviewer approves), not Copilot’s', () => {
+    // codex-acp 2.6's modes as it describes them; Copilot's `agent` bears no such words.
+    const codex = {
+      currentModeId: 'agent',
+      availableModes: [
+        { id: 'read-only', name: 'Read-only', description: 'Requires approval to edit files and access the internet.' },
+        { id: 'agent', name: 'Auto review', description: 'Only ask for actions detected as potentially unsafe' },
+        { id: 'agent-full-access', name: 'Full access', description: 'Unrestricted access to the internet and any file on your computer' },
+      ],
+    };
+    expect(asksBeforeActing('agent', codex)).toBe(false);
+    expect(asksBeforeActing('read-only', codex)).toBe(true);
+    expect(asksBeforeActing('agent', modes(['agent', 'plan']))).toBe(true);
+    expect(askingModeOf({ ...codex, availableModes: codex.availableModes.filter((m) => m.id !== 'read-only') })).toEqual({ none: 'agent, agent-full-access' });
+    // The agent switching itself there is caught as a switch to acting unasked; the operator is refused it.
+    expect(actsUnasked({ sessionUpdate: 'current_mode_update', currentModeId: 'agent' }, codex)).toBe('mode agent');
+    const view = optionsView('codex', { modes: { ...codex, currentModeId: 'read-only' }, configOptions: [] });
+    expect(view.mode?.values.map((v) => [v.value, v.refused === null])).toEqual([
+      ['read-only', true],
+      ['agent', false],
+      ['agent-full-access', false],
+    ]);
+    // Offered as a config option of category `mode`, the same.
+    const option: acp.SessionConfigOption = {
+      id: 'mode',
+      name: 'Mode',
+      category: 'mode',
+      type: 'select',
+      currentValue: 'agent',
+      options: codex.availableModes.map((m) => ({ value: m.id, name: m.name, description: m.description })),
+    };
+    expect(askingOptionsOf([option])).toEqual([{ sessionId: '', configId: 'mode', value: 'read-only' }]);
+  });
+
+  it('sets Kilo’s `code` (it acts by the permission rules Aion sets), never its read-only `ask` without MCP tools', () => {
+    const kilo = (current: string): acp.SessionConfigOption => ({
+      id: 'mode',
+      name: 'Mode',
+      category: 'mode',
+      type: 'select',
+      currentValue: current,
+      options: ['code', 'ask', 'debug', 'orchestrator', 'plan'].map((value) => ({ value, name: value })),
+    });
+    expect(askingOptionsOf([kilo('code')])).toEqual([]);
+    // `code` is preferred to `ask`, from any mode it starts in.
+    expect(askingOptionsOf([kilo('orchestrator')])).toEqual([{ sessionId: '', configId: 'mode', value: 'code' }]);
+    expect(askingOptionsOf([kilo('ask')])).toEqual([{ sessionId: '', configId: 'mode', value: 'code' }]);
+  });
+
+  it('keeps Cline’s `act` (it asks before each tool while its auto-approve is off) and turns that off', () => {
+    const mode: acp.SessionConfigOption = {
+      id: 'mode',
+      name: 'Session Mode',
+      category: 'mode',
+      type: 'select',
+      currentValue: 'act',
+      options: [
+        { value: 'plan', name: 'Plan' },
+        { value: 'act', name: 'Act' },
+      ],
+    };
+    const autoApprove: acp.SessionConfigOption = { id: 'auto_approve', name: 'Auto-approve tools', type: 'boolean', currentValue: true };
+    expect(askingOptionsOf([mode, autoApprove])).toEqual([{ sessionId: '', configId: 'auto_approve', type: 'boolean', value: false }]);
+    expect(askingOptionsOf([mode, { ...autoApprove, currentValue: false }])).toEqual([]);
   });
 
   it('turns off options that skip asking', () => {

@@ -287,7 +287,7 @@ describe('the agent sandbox', () => {
 
   it('bounds its processes, memory, scratch folder, /tmp and /dev/shm', async () => {
     // A memory limit only where the runtime starts under one (Node 26's V8 does not: AION_AGENT_MEMORY_MB).
-    const limits = { processes: 64, memoryMiB: MEMORY_BOUNDABLE ? 512 : 0, scratchMiB: 8, tmpMiB: 4 };
+    const limits = { processes: 64, memoryMiB: MEMORY_BOUNDABLE ? 512 : 0, scratchMiB: 8, tmpMiB: 4, cpuSeconds: 0 };
     const command = await sandboxed(process.execPath, [greedy, home, MEMORY_BOUNDABLE ? '4096' : '0'], { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home }, spec({ limits }));
     try {
       const started = Date.now();

@@ -76,12 +76,22 @@ describe('the demo agent without a sandbox', () => {
     const opened = await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging', agent: 'demo-agent' });
     const planted = path.join(await scratchFolder('unsandboxed'), 'planted');
     const answer = await ada.post(`/api/v1/assistant/threads/${(opened.body as Thread).id}/messages`, {
-      text: ['/cat /etc/passwd', `/touch ${planted}`, `/connect ${server.url}/healthz`, `/link /etc/passwd ${planted}`, '/say still here'].join('\n'),
+      text: [
+        '/cat /etc/passwd',
+        `/touch ${planted}`,
+        `/connect ${server.url}/healthz`,
+        `/link /etc/passwd ${planted}`,
+        '/fork 2',
+        '/alloc 16',
+        `/fill ${planted} 1`,
+        '/spin 1 1',
+        '/say still here',
+      ].join('\n'),
     });
     expect(answer.status, answer.text).toBe(200);
     const said = ((answer.body as Thread).messages.filter((m) => m.role === 'assistant').at(-1)?.text ?? '').split('\n');
     const refused = (command: string) => `${command}: refused: the demo agent runs without a sandbox here, so it acts on nothing of its host`;
-    expect(said).toEqual([refused('cat'), refused('touch'), refused('connect'), refused('link'), 'still here']);
+    expect(said).toEqual([...['cat', 'touch', 'connect', 'link', 'fork', 'alloc', 'fill', 'spin'].map(refused), 'still here']);
     expect(existsSync(planted)).toBe(false);
   });
 });

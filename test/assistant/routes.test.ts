@@ -48,6 +48,7 @@ describe('threads', () => {
       page: '/projects/shop',
       role: 'developer',
       state: 'idle',
+      stale_waiting: 0,
       title: '',
       messages: [],
       proposals: [],
@@ -56,7 +57,7 @@ describe('threads', () => {
       turn: null,
     });
     expect(Object.keys(thread).sort()).toEqual(
-      ['agent', 'agent_options', 'created_at', 'environment', 'id', 'messages', 'page', 'project', 'proposals', 'role', 'state', 'title', 'turn', 'updated_at'].sort(),
+      ['agent', 'agent_options', 'created_at', 'environment', 'id', 'messages', 'page', 'project', 'proposals', 'role', 'stale_waiting', 'state', 'title', 'turn', 'updated_at'].sort(),
     );
   });
 

@@ -2,7 +2,8 @@
 // list is every thread, OpenAPI says what the spec says of ids and bodies, a
 // proposal that can no longer run never holds its thread, and a read outside
 // the thread's scope is marked on the answer as a write's proposal is; a
-// proposal's result is present once decided (issue 35).
+// proposal's result is present once decided, and the seed's types are the
+// OpenAPI components by their own names (issue 35).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findOperator, type Operator } from '../../src/access/operators.js';
 import { messages } from '../../src/store/schema.js';
@@ -216,5 +217,76 @@ describe("the OpenAPI document's error statuses", () => {
     const document = (await ada.get('/api/v1/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> };
     const responses = document.paths[path]?.[method]?.responses ?? {};
     for (const [status, meaning] of Object.entries(meanings)) expect(responses[status]?.description, `${method} ${path} ${status}`).toBe(meaning);
+  });
+});
+
+describe("the OpenAPI document's component names", () => {
+  type Schema = { $ref?: string; type?: string | string[]; items?: Schema; properties?: Record<string, Schema>; required?: string[] };
+  type Operation = { requestBody?: { content: Record<string, { schema: Schema }> }; responses: Record<string, { description: string; content?: Record<string, { schema: Schema }> }> };
+  let document: { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Schema> } };
+  beforeAll(async () => {
+    document = (await ada.get('/api/v1/openapi.json')).body as typeof document;
+  });
+  const ref = (name: string) => `#/components/schemas/${name}`;
+
+  /** The seed's types and the fields each lists (spec/assistant-and-tools.md, "Types"). */
+  const TYPES: Record<string, string[]> = {
+    AssistantStatusResponse: ['configured', 'model', 'sentence'],
+    ThreadResponse: ['created_at', 'environment', 'id', 'messages', 'page', 'project', 'proposals', 'role', 'state', 'title', 'updated_at'],
+    OpenThreadBody: ['environment', 'page', 'project'],
+    PostMessageBody: ['text'],
+    ToolsResponse: ['tools'],
+    ToolCallResponse: ['is_error', 'result', 'tool'],
+    ProposalResponse: ['decided_at', 'environment', 'id', 'message_id', 'permission', 'project', 'result', 'rows', 'status', 'tag', 'title', 'tool'],
+    ThreadMessage: ['at', 'id', 'role', 'stop_reason', 'text'],
+    ToolDescriptor: ['allowed', 'description', 'input_schema', 'name', 'permission', 'tag'],
+    ProposalRow: ['k', 'v'],
+  };
+
+  it.each(Object.entries(TYPES))('has the seed type %s as a component, with every field the seed lists', (name, fields) => {
+    const component = document.components.schemas[name];
+    expect(component, name).toBeDefined();
+    expect(Object.keys(component?.properties ?? {})).toEqual(expect.arrayContaining(fields));
+  });
+
+  it('names the seed types inside one another by $ref', () => {
+    const { ThreadResponse, ProposalResponse, ToolsResponse } = document.components.schemas;
+    expect(ThreadResponse?.properties?.messages?.items?.$ref).toBe(ref('ThreadMessage'));
+    expect(ThreadResponse?.properties?.proposals?.items?.$ref).toBe(ref('ProposalResponse'));
+    expect(ProposalResponse?.properties?.rows?.items?.$ref).toBe(ref('ProposalRow'));
+    expect(ToolsResponse?.properties?.tools?.items?.$ref).toBe(ref('ToolDescriptor'));
+  });
+
+  /** Each seed route's body and 200 as the seed names them: [method, path, body, answer]; an array answer is `[name]`. */
+  const ROUTES: [string, string, string | null, string | [string]][] = [
+    ['get', '/api/v1/assistant/status', null, 'AssistantStatusResponse'],
+    ['get', '/api/v1/assistant/threads', null, ['ThreadResponse']],
+    ['post', '/api/v1/assistant/threads', 'OpenThreadBody', 'ThreadResponse'],
+    ['get', '/api/v1/assistant/threads/{id}', null, 'ThreadResponse'],
+    ['post', '/api/v1/assistant/threads/{id}/messages', 'PostMessageBody', 'ThreadResponse'],
+    ['post', '/api/v1/assistant/threads/{id}/proposals/accept-all', null, 'ThreadResponse'],
+    ['post', '/api/v1/assistant/threads/{id}/proposals/{proposal_id}/accept', null, 'ThreadResponse'],
+    ['post', '/api/v1/assistant/threads/{id}/proposals/{proposal_id}/reject', null, 'ThreadResponse'],
+    ['get', '/api/v1/assistant/tools', null, 'ToolsResponse'],
+    ['post', '/api/v1/assistant/tools/{name}', null, 'ToolCallResponse'],
+  ];
+
+  it.each(ROUTES)('%s %s takes and answers the seed types by name, its 200 "Done"', (method, path, body, answer) => {
+    const operation = document.paths[path]?.[method];
+    const done = operation?.responses['200'];
+    expect(done?.description).toBe('Done');
+    const schema = done?.content?.['application/json']?.schema;
+    if (Array.isArray(answer)) expect(schema).toMatchObject({ type: 'array', items: { $ref: ref(answer[0]) } });
+    else expect(schema).toEqual({ $ref: ref(answer) });
+    if (body) expect(operation?.requestBody?.content['application/json']?.schema).toEqual({ $ref: ref(body) });
+  });
+
+  it('says a deleted thread is "Deleted" (204), as the seed does', () => {
+    expect(document.paths['/api/v1/assistant/threads/{id}']?.delete?.responses['204']?.description).toBe('Deleted');
+  });
+
+  it('still requires the message body, which names its text', () => {
+    expect(document.paths['/api/v1/assistant/threads/{id}/messages']?.post?.requestBody).toMatchObject({ required: true });
+    expect(document.paths['/api/v1/assistant/threads']?.post?.requestBody).toMatchObject({ required: false });
   });
 });

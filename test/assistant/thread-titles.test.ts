@@ -45,7 +45,7 @@ const rename = (id: string, body: unknown, token: string | null = adaToken, rawB
   request(server.url, 'PATCH', `/api/v1/assistant/threads/${id}`, rawBody === undefined ? { token, body } : { token, rawBody, headers: { 'content-type': 'application/json' } });
 
 describe('a short title from the first message', () => {
-  it('is its first line with words, without Markdown marks, cut at a word near 60 characters', () => {
+  it('is from its first line with words, without Markdown marks, cut at a word near 60 characters', () => {
     expect(shortTitle('\n\n  ## Why   is staging slow?\nmore')).toBe('Why is staging slow?');
     expect(shortTitle('- roll back production')).toBe('roll back production');
     const long = 'Please look at the deployments of the shop on production and tell me what changed since Monday';
@@ -53,6 +53,16 @@ describe('a short title from the first message', () => {
     expect(title).toBe('Please look at the deployments of the shop on production and…');
     expect(title.length).toBeLessThanOrEqual(61);
     expect(shortTitle('x'.repeat(100))).toBe(`${'x'.repeat(59)}…`);
+  });
+
+  it('is the first sentence, outside code blocks, with inline Markdown as its words', () => {
+    expect(shortTitle('Deploy r5 to **staging**. Then check the logs and tell me what they say.')).toBe('Deploy r5 to staging');
+    expect(shortTitle('Is v1.2 live on staging? It was yesterday.')).toBe('Is v1.2 live on staging?');
+    expect(shortTitle('```yaml\nport: 1\n```\nWhy does this fail? It did not before.')).toBe('Why does this fail?');
+    expect(shortTitle('See [the flags](https://example.test/flags) in `flags.yaml`, please')).toBe('See the flags in flags.yaml, please');
+    expect(shortTitle('rename snake_case_name to foo_bar')).toBe('rename snake_case_name to foo_bar');
+    // Only code: its first line.
+    expect(shortTitle('```\nkubectl get pods\n```')).toBe('kubectl get pods');
   });
 
   it('is set by the first message only', async () => {

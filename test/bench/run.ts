@@ -15,6 +15,7 @@ import { promptCacheRows } from './prompt-cache.js';
 import { consoleRows } from './console.js';
 import { screenRows } from './screen.js';
 import { tabRows } from './tabs.js';
+import { typingRows } from './typing.js';
 import { editRows } from './edits.js';
 import { liveAcrossServersRows, liveRows } from './live.js';
 import { benchMcp } from './mcp.js';
@@ -115,6 +116,7 @@ async function main() {
     rows.push(...(await consoleRows(server.url, demo.ada ?? '')));
     rows.push(...(await screenRows(server.url, demo.ada ?? '')));
     rows.push(...(await tabRows(server.url, demo.ada ?? '')));
+    rows.push(...(await typingRows(server.url, demo.ada ?? '')));
     process.stdout.write('MCP round trips…\n');
     rows.push(...(await benchMcp(server.url, demo.ada ?? '')));
     rows.push(...(await liveRows(server, demo.ada ?? '')));

@@ -50,7 +50,7 @@ describe.each(STORE_KINDS)('approvals (%s)', (kind) => {
       status: 'pending',
       approvals_required: 3,
       approvals: [{ by: 'otto', comment: 'looks right', at: expect.any(String), dismissed_because: null }],
-      sentence: 'three of shop requires 3 approvals, so set_secret waits for another operator who holds secret:write there to approve it (approved so far by otto)',
+      sentence: 'three of shop requires 3 approvals, so set_secret waits for another operator who may change secrets there to approve it (approved so far by otto)',
     });
     expect(await secrets(three)).toEqual([]);
     // One person's second approval is not a second approver.

@@ -124,7 +124,7 @@ describe('A deploy or rollback proposal is pinned to the revision it showed (fin
     expect(newer).toBe(shown + 1);
   });
 
-  it('refuses a rollback whose target moved since, saying what it would put live now', async () => {
+  it('refuses a rollback whose target moved since: stale, with who moved it', async () => {
     const older = await newRevision();
     await mustCall(ada, 'deploy', { ...staging, path: 'app.yaml', revision: older });
     const newer = await newRevision();
@@ -133,12 +133,13 @@ describe('A deploy or rollback proposal is pinned to the revision it showed (fin
     expect(thread.proposals[0]?.rows).toContainEqual({ k: 'revision', v: `r${older}, the one live before the current` });
     // Someone rolls back meanwhile: the one before the current is now another.
     await mustCall(ada, 'rollback', { ...staging, path: 'app.yaml' });
+    // Stale before anyone clicks (proposal-staleness.ts): Accept is refused with who moved it, and it stays waiting.
     const refused = await accept(thread, thread.proposals[0]?.id ?? '');
-    expect(refused).toMatchObject({ status: 200 });
-    expect((refused.body as ThreadResponse).proposals[0]).toMatchObject({
-      status: 'failed',
-      result: { error: `a rollback of app.yaml in staging would now put r${newer} live, not the r${older} it showed; ask again to roll back to r${newer}` },
-    });
+    expect(refused.status).toBe(409);
+    expect((refused.body as { error: string }).error).toMatch(
+      /^this proposal is stale, so it will not run: app.yaml in staging changed since this was proposed: ada ran rollback at \d\d:\d\d:\d\d UTC/,
+    );
+    expect((await view(thread)).proposals[0]).toMatchObject({ status: 'pending', stale: true });
     expect(await liveRevision(staging)).toBe(older);
   });
 });

@@ -47,7 +47,7 @@ describe('who may approve', () => {
     const id = await secret('OWN');
     expect(await approve(olive, id)).toMatchObject({
       status: 403,
-      body: { error: 'you asked for this change; another operator who holds secret:write on production of shop approves it (declining it withdraws it)' },
+      body: { error: 'you asked for this change; another operator who may change secrets on production of shop approves it (declining it withdraws it)' },
     });
     expect(await statusOf(id)).toBe('pending');
   });
@@ -68,7 +68,7 @@ describe('who may approve', () => {
     await mustCall(ada, 'set_member_role', { ...shop, operator: 'olive', role: 'viewer' });
     expect(await approve(otto, id)).toMatchObject({
       status: 403,
-      body: { error: 'olive, who asked for it, no longer holds secret:write on production of shop (their role there is viewer), so it cannot run; decline it' },
+      body: { error: 'olive, who asked for it, may no longer change secrets on production of shop (their role there is viewer), so it cannot run; decline it' },
     });
     await mustCall(ada, 'set_member_role', { ...shop, operator: 'olive', role: 'operator' });
     expect(await statusOf(id)).toBe('pending');

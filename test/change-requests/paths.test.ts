@@ -78,7 +78,7 @@ describe('a change to production', () => {
     const before = await deploymentsOf('production');
     const answer = await callTool(olive, 'deploy', { ...production, path: 'app.yaml' });
     expect(answer).toMatchObject({ status: 200, is_error: false, result: { ran: false, change_request: { status: 'pending' } } });
-    expect(String(answer.result.message)).toMatch(/^change request \S+ opened: production of shop requires 2 approvals, so deploy waits for another operator who holds deploy there/);
+    expect(String(answer.result.message)).toMatch(/^change request \S+ opened: production of shop requires 2 approvals, so deploy waits for another operator who may deploy there/);
     expect(await deploymentsOf('production')).toBe(before);
 
     const request = await view(olive, opened(answer.result));
@@ -105,7 +105,7 @@ describe('a change to production', () => {
       { k: 'revision', v: 'current' },
     ]);
     expect(request.change.kind === 'document' && request.change.diff).toContain('-  new_checkout: false\n+  new_checkout: true');
-    expect(request.refusal).toBe('you asked for this change; another operator who holds deploy on production of shop approves it (declining it withdraws it)');
+    expect(request.refusal).toBe('you asked for this change; another operator who may deploy on production of shop approves it (declining it withdraws it)');
     expect(await view(ada, request.id)).toMatchObject({ can_approve: true, refusal: null });
     expect(await view(vic, request.id)).toMatchObject({ can_approve: false, refusal: 'to approve it you need deploy on production of shop; your role there is viewer' });
   });
@@ -185,7 +185,7 @@ describe('an accepted proposal', () => {
     expect(after.state).toBe('idle');
     const [waiting] = after.proposals;
     expect(waiting).toMatchObject({ id: proposal, status: 'accepted', requested: true, change_request: { status: 'pending' } });
-    expect(waiting?.change_request?.sentence).toMatch(/^production of shop requires 2 approvals, so set_secret waits for another operator who holds secret:write there to approve it/);
+    expect(waiting?.change_request?.sentence).toMatch(/^production of shop requires 2 approvals, so set_secret waits for another operator who may change secrets there to approve it/);
 
     const request = await view(ada, waiting?.change_request?.id ?? '');
     expect(request).toMatchObject({ via: 'assistant', thread: thread.id, proposal, requested_by: 'ada', reason: 'ship the checkout secret\n/tool set_secret {"environment": "production", "name": "FROM_THREAD", "value": "[secret:1]"}' });

@@ -41,7 +41,9 @@ describe('ops usage', () => {
     const { version } = JSON.parse(await readFile(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(await ops(['--version'])).toEqual({ code: 0, stdout: [version], stderr: [] });
     // Offline: the suite talks to nothing beyond this machine, and npx would ask the registry about itself.
-    const offline = { ...process.env, npm_config_offline: 'true', npm_config_update_notifier: 'false' };
+    // No scripts: npx's first run in a checkout installs it into its cache, which runs `prepare` (the build) here,
+    // rewriting dist/ under the servers of the tests running beside this one (their pages lost their assets).
+    const offline = { ...process.env, npm_config_offline: 'true', npm_config_update_notifier: 'false', npm_config_ignore_scripts: 'true' };
     const { stdout } = await run('npx', ['--no-install', 'ops', '--version'], { cwd: REPO_ROOT, env: offline });
     expect(stdout).toBe(`${version}\n`);
   });

@@ -129,15 +129,17 @@ describe.each(STORE_KINDS)('deployments (%s)', (kind) => {
   });
 
   it('rolls back to the revision live before, as a new deployment flagged rollback', async () => {
-    const { deployments } = await mustCall(vic, 'list_deployments', { ...staging, limit: 2 });
-    const [current, previous] = deployments as { revision: number; deployment: number }[];
+    const { deployments } = await mustCall(vic, 'list_deployments', { ...staging, limit: 3 });
+    const [current, previous, earlier] = deployments as { revision: number; deployment: number }[];
     const rolled = await mustCall(dev, 'rollback', { ...staging, path: 'app.yaml' });
     expect(rolled).toMatchObject({ deployment: 5, revision: previous?.revision, rollback: true, operator: 'dev' });
     expect(await liveRevision('staging')).toBe(previous?.revision);
 
-    // Rolling back a rollback goes back to what it replaced.
+    // A second rollback goes on to what was live before that, never back to the revision it just rolled back from.
+    expect(new Set([current?.revision, previous?.revision, earlier?.revision]).size).toBe(3);
     const again = await mustCall(dev, 'rollback', { ...staging, path: 'app.yaml' });
-    expect(again).toMatchObject({ deployment: 6, revision: current?.revision, rollback: true });
+    expect(again).toMatchObject({ deployment: 6, revision: earlier?.revision, rollback: true });
+    expect(again.revision).not.toBe(current?.revision);
   });
 
   it('skips redeployments of the same revision, and refuses when there is nothing earlier', async () => {

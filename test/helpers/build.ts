@@ -1,6 +1,8 @@
 // Tests that start `ops` as a process (clusters, the demo agent, `ops mcp`)
-// run dist/: before a run, whatever of it is older than its sources is built
-// again, so a test never tries yesterday's code after an edit of src/.
+// run dist/, and the browser tests its console: before a run, whatever of it
+// is older than its sources is built again, so a test never tries yesterday's
+// code after an edit of src/ or web/. It is `npm test`'s only build: after
+// `npm install` (whose `prepare` builds) nothing is built twice.
 import { execFile } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -20,8 +22,8 @@ const PARTS = [
   {
     what: 'the console (dist/web)',
     output: 'dist/web/index.html',
-    // The console imports values from these folders of src/ too.
-    inputs: ['web', 'src/wire', 'src/domain', 'src/documents', 'src/conversation', 'package.json'],
+    // The console imports src/wire, which imports from further folders of src/: all of src/ counts.
+    inputs: ['web', 'src', 'package.json'],
     command: [path.join(REPO_ROOT, 'node_modules', '.bin', 'vite'), ['build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']],
   },
 ] as const;

@@ -43,6 +43,8 @@ export function client(base: string, token: string | null) {
       request(base, 'POST', path, { token, body, ...options }),
     put: (path: string, body?: unknown, options: RequestOptions = {}) =>
       request(base, 'PUT', path, { token, body, ...options }),
+    patch: (path: string, body?: unknown, options: RequestOptions = {}) =>
+      request(base, 'PATCH', path, { token, body, ...options }),
     delete: (path: string, options: RequestOptions = {}) => request(base, 'DELETE', path, { token, ...options }),
   };
 }

@@ -1,8 +1,11 @@
 // What the suite needs beyond npm, made sure of once per run, with progress:
 // Debian's headless Chromium (the console's browser tests), bubblewrap with
-// socat and ripgrep (the agents' sandbox), and the pinned real ACP agents in
-// their cache outside the repository. As root (CI, these machines) a missing
-// package is installed; otherwise the run stops with the command to type.
+// socat and ripgrep (the agents' sandbox), and, for a run that includes them
+// (AION_REAL_AGENTS), the pinned real ACP agents in their cache outside the
+// repository: `npm test` runs none, and installing them cost a fresh
+// machine's first `npm test` a minute and a half. As root (CI, these
+// machines) a missing package is installed; otherwise the run stops with the
+// command to type.
 // A root server runs its sandboxed agents as `nobody`, and the demo agent is
 // this repository's dist/main.js: each folder above it must let others pass.
 import { execFile } from 'node:child_process';
@@ -36,6 +39,7 @@ export async function ensurePrerequisites(): Promise<void> {
       await run('apt-get', ['install', '-y', ...missing]);
     });
   }
+  if (!process.env.AION_REAL_AGENTS) return;
   for (const name of Object.keys(REAL_AGENTS) as RealAgentName[]) {
     const started = Date.now();
     const binary = await installed(name, () => console.error(`installing ${REAL_AGENTS[name].spec} into the agents' cache …`));

@@ -79,9 +79,11 @@ describe('bad input on every route', () => {
     }
   });
 
-  it('answers a body over its limit (1 MiB; a shared context 2 MiB) with 413 and a sentence', async () => {
-    // DESIGN.md §7: request bodies at most 1 MiB, the context 2 MiB.
-    const limitOf = (path: string) => (path.endsWith('/context') ? 2 : 1) * 1024 * 1024;
+  it('answers a body over its limit (1 MiB; 6 MiB + 64 KiB where a document text rides) with 413 and a sentence', async () => {
+    // DESIGN.md §7: request bodies at most 1 MiB. Running a tool and sharing the context carry a document of up to
+    // 1 MiB of text, JSON-escaped (6 bytes a byte at worst), and a little more (docs/decisions.md, issue 33).
+    const carriesDocument = (path: string) => path.endsWith('/context') || path === '/api/v1/assistant/tools/{name}';
+    const limitOf = (path: string) => (carriesDocument(path) ? 6 * 1024 * 1024 + 64 * 1024 : 1024 * 1024);
     for (const route of routes.filter((r) => bodied(r.method) && !r.path.endsWith('/messages'))) {
       const limit = limitOf(route.path);
       const answer = await request(server.url, route.method, withKnown(route.path), {
@@ -129,6 +131,24 @@ describe('bad input on every route', () => {
       const answer = await request(server.url, method, path, { token: ada, body });
       expect(answer.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(422);
       expect(answer.body).toEqual({ error: sentence });
+    }
+  });
+
+  it("lists the 422 of a wrong type or unknown field in the OpenAPI, with what it means, also on the seed's routes whose table has none", async () => {
+    const ada = server.demoTokens.ada;
+    const thread = (await request(server.url, 'POST', '/api/v1/assistant/threads', { token: ada, body: { project: 'shop' } })).body as { id: string };
+    const cases: [string, string, string, unknown][] = [
+      ['POST', '/api/v1/assistant/threads', '/api/v1/assistant/threads', { project: 42 }],
+      ['POST', '/api/v1/assistant/threads', '/api/v1/assistant/threads', { extra: 1 }],
+      ['POST', '/api/v1/assistant/threads/{id}/messages', `/api/v1/assistant/threads/${thread.id}/messages`, { text: 42 }],
+      ['POST', '/api/v1/assistant/threads/{id}/proposals/accept-all', `/api/v1/assistant/threads/${thread.id}/proposals/accept-all`, { proposals: 'all' }],
+      ['POST', '/api/v1/projects', '/api/v1/projects', { slug: 42 }],
+    ];
+    const document = (await request(server.url, 'GET', '/api/v1/openapi.json')).body as { paths: Record<string, Record<string, { responses: Record<string, { description: string }> }>> };
+    for (const [method, template, path, body] of cases) {
+      expectSentence(await request(server.url, method, path, { token: ada, body }), 422);
+      const documented = document.paths[template]?.[method.toLowerCase()]?.responses['422'];
+      expect(documented?.description, `${method} ${template} documents its 422`).toMatch(/wrong type|schema|oversized/);
     }
   });
 

@@ -23,7 +23,8 @@ function ops(args: string[], env: Record<string, string> = {}): Promise<Run> {
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
+  // `close`, not `exit`: on a loaded machine the output can still be in the pipes when the process has exited.
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
 }
 
 describe('ops tools', () => {

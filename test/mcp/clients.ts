@@ -51,7 +51,8 @@ export function opsMcpExit(flags: string[]): Promise<{ code: number | null; stde
   let stdout = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr, stdout })));
+  // `close`, not `exit`: on a loaded machine the output can still be in the pipes when the process has exited.
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stderr, stdout })));
 }
 
 /** The tool's answer as the model reads it: the structured result, and the same as JSON text. */

@@ -2,7 +2,10 @@
 // token is refused or the server is unreachable; it answers with sentences,
 // not a crash, when the server goes away mid-session; it talks MCP alone on
 // stdout and goes when its client closes stdin.
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPS_BIN } from '../helpers/paths.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { answerOf, opsMcpExit, stdioClient } from './clients.js';
 
@@ -74,6 +77,40 @@ describe('ops mcp when the server goes away mid-session', () => {
       await expect(client.listTools()).rejects.toThrow(gone);
     } finally {
       await client.close();
+    }
+  });
+});
+
+// serveStdio (2.4.0) checks a claimed revision on a connection's opening only;
+// ops mcp checks every request's (src/mcp/stdio-version-guard.ts).
+describe('ops mcp in 2026-07-28', () => {
+  it('refuses a later request that claims a revision it does not speak, and still serves its own', async () => {
+    const child = spawn(process.execPath, [OPS_BIN, 'mcp', '--url', server.url, '--token', server.demoTokens.ada ?? ''], {
+      env: { PATH: process.env.PATH ?? '' },
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
+    const answers = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const envelope = (version: string) => ({
+      'io.modelcontextprotocol/protocolVersion': version,
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    });
+    const ask = async (id: number, method: string, version: string) => {
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id, method, params: { _meta: envelope(version) } })}\n`);
+      const { value } = await answers.next();
+      return JSON.parse(String(value)) as { id: number; result?: { supportedVersions?: string[] }; error?: { code: number; data?: unknown } };
+    };
+    try {
+      expect((await ask(1, 'server/discover', '2026-07-28')).result?.supportedVersions).toEqual(['2026-07-28']);
+      expect((await ask(2, 'tools/list', '2026-07-28')).result).toBeDefined();
+      expect(await ask(3, 'server/discover', 'v999.0.0')).toMatchObject({
+        id: 3,
+        error: { code: -32022, data: { supported: ['2026-07-28'], requested: 'v999.0.0' } },
+      });
+      expect((await ask(4, 'tools/list', '2026-07-28')).result).toBeDefined();
+    } finally {
+      child.stdin.end();
+      await new Promise((resolve) => child.once('exit', resolve));
     }
   });
 });

@@ -2,8 +2,9 @@
 // REST) and `/mcp` over Streamable HTTP (in-process). Listing with
 // annotations, reads, refusals, schema mismatches, unknown tools, scope
 // filling, read-only, the tool filter, and the audit of every call as `mcp`.
-// `/mcp` is held to it in both revisions, 2025-11-25 and 2026-07-28, with the
-// 1.x SDK's client and the split SDK's (2.x).
+// Both transports are held to it in both revisions, 2025-11-25 and
+// 2026-07-28, with the 1.x SDK's client (2025-11-25) and the split SDK's (2.x,
+// either revision).
 import type { Client as Client2x } from '@modelcontextprotocol/client';
 import type { Client as Client1x } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +54,10 @@ const TRANSPORTS: [string, Connect][] = [
   ['ops mcp (stdio)', async (server, operator, connection) => (await stdioClient(server.url, server.demoTokens[operator] ?? '', flagsOf(connection))).client],
   ['/mcp (Streamable HTTP)', (server, operator, connection) => httpClient(server.url, server.demoTokens[operator] ?? '', headersOf(connection))],
   ['ops mcp 2026-07-28 (SDK 2.x client)', async (server, operator, connection) => stdioClient2x(server.url, server.demoTokens[operator] ?? '', flagsOf(connection))],
+  [
+    'ops mcp 2025-11-25 (SDK 2.x client)',
+    async (server, operator, connection) => stdioClient2x(server.url, server.demoTokens[operator] ?? '', flagsOf(connection), '2025-11-25'),
+  ],
   ['/mcp 2026-07-28 (SDK 2.x client)', http2x('2026-07-28')],
   ['/mcp 2025-11-25 (SDK 2.x client)', http2x('2025-11-25')],
 ];

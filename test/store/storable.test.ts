@@ -16,6 +16,13 @@ describe('storable text', () => {
     expect(replaceUnstorable('😀')).toEqual({ text: '😀', replaced: 0 });
   });
 
+  it('cuts a long string before a surrogate pair rather than between its halves (an emoji at the cut)', () => {
+    const { value } = storableJson({ text: 'abcd😀efgh' }, { depth: 4, stringLength: 5 });
+    expect(value).toEqual({ text: 'abcd' });
+    expect(unstorableReason((value as { text: string }).text)).toBe(null);
+    expect(storableJson({ text: 'abc😀efgh' }, { depth: 4, stringLength: 5 }).value).toEqual({ text: 'abc😀' });
+  });
+
   it('makes any JSON value storable and says what it changed', () => {
     expect(storableJson({ a: ['x'] }, { depth: 4, stringLength: 10 })).toEqual({ value: { a: ['x'] }, changes: [] });
     expect(storableJson({ ['k\u0000']: 'v'.repeat(20), deep: [[[['x']]]] }, { depth: 3, stringLength: 10 })).toEqual({

@@ -144,7 +144,9 @@ describe.skipIf(!POSTGRES_URL)('a store on PostgreSQL with limits', () => {
         await tx.execute(sql`update probe set n = n + 1 where id = ${theirs}`);
       });
     await Promise.all([both(1, 2, 'first', 'second'), both(2, 1, 'second', 'first')]);
-    expect(runs).toBe(3);
+    // At least one side ran again. On a loaded machine its retry can win the row back before the other side wakes
+    // (the victim's lock is gone once it rolled back), and they deadlock once more: a fourth run, still unseen.
+    expect(runs).toBeGreaterThanOrEqual(3);
     expect((await other.query('select id, n from probe order by id')).rows).toEqual([
       { id: 1, n: 2 },
       { id: 2, n: 2 },

@@ -31,6 +31,7 @@ interface Row {
   target: (input: Record<string, unknown>) => { project: string | null; environment: string | null; input: Record<string, unknown> };
 }
 
+const wentLive = { deployment: expect.any(Number), revision: expect.any(Number) };
 const at = (project: string | null, environment: string | null) => (input: Record<string, unknown>) => ({ project, environment, input });
 /** A change request olive opens in production (it requires two approvals by then): ada decides it. */
 const requested = async (name: string) => {
@@ -43,15 +44,19 @@ const WRITES: Record<string, Row> = {
   create_environment: { input: async () => ({ ...shop, name: 'qa' }), target: at('shop', null) },
   set_member_role: { input: async () => ({ ...shop, operator: 'vic', role: 'developer' }), target: at('shop', null) },
   remove_member: { input: async () => ({ ...shop, operator: 'dev' }), target: at('shop', null) },
-  write_document: { input: async () => ({ ...shop, path: 'audited.yaml', text: 'a: 1\n' }), target: at('shop', null) },
+  // A save's entry adds the revision it made; a deploy's and a rollback's, the deployment and the revision that went live.
+  write_document: {
+    input: async () => ({ ...shop, path: 'audited.yaml', text: 'a: 1\n' }),
+    target: (input) => ({ ...shop, environment: null, input: { ...input, made: { revision: 1 } } }),
+  },
   delete_document: { input: async () => ({ ...shop, path: 'audited.yaml' }), target: at('shop', null) },
   set_secret: {
     input: async () => ({ ...staging, name: 'AUDITED', value: 'audited-value-7c1' }),
     target: (input) => ({ ...staging, input: { ...input, value: '[redacted]' } }),
   },
   delete_secret: { input: async () => ({ ...staging, name: 'AUDITED' }), target: at('shop', 'staging') },
-  rollback: { input: async () => ({ ...staging, path: 'app.yaml' }), target: at('shop', 'staging') },
-  deploy: { input: async () => ({ ...staging, path: 'app.yaml' }), target: at('shop', 'staging') },
+  rollback: { input: async () => ({ ...staging, path: 'app.yaml' }), target: (input) => ({ ...staging, input: { ...input, made: wentLive } }) },
+  deploy: { input: async () => ({ ...staging, path: 'app.yaml' }), target: (input) => ({ ...staging, input: { ...input, made: wentLive } }) },
   set_environment_protection: { input: async () => ({ ...production, approvals_required: 2 }), target: at('shop', 'production') },
   // A decision keeps the request it decided and how.
   approve_change_request: {

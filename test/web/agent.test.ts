@@ -74,7 +74,7 @@ describe('a conversation with an ACP agent', () => {
     const stored = page.locator('.entry .tool-call', { hasText: 'list_environments' });
     await stored.waitFor();
     expect(await stored.locator('.status').textContent()).toBe('done');
-    expect(await stored.locator('.kind').textContent()).toBe('other');
+    expect(await stored.locator('.kind').textContent()).toBe('tool');
     // The thread read again on its change notice may show the stored answer a moment before the POST answers.
     await expect.poll(() => answered).toBe(true);
     expect(await answers(page).last().textContent()).toMatch(/list_environments: ok/);

@@ -271,6 +271,35 @@ describe('conversations', () => {
     expect(opened).toBe(3);
     expect(errors).toEqual([]);
   });
+
+  it('open in the page’s environment only once it is known: while the project is read, New conversation and Send wait', async () => {
+    const { page, errors } = await ui.blank();
+    // The project's read held back, as on a loaded server: the page knows "shop" but not yet its environments.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/v1/projects/shop', async (route) => {
+      await held;
+      await route.continue();
+    });
+    const target = new URL(PRODUCTION, ui.links.ada);
+    target.hash = new URL(ui.links.ada).hash;
+    // Everything else the panel needs is read: only the environment is unknown.
+    const statusRead = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/v1/assistant/status' && r.ok());
+    await page.goto(target.toString());
+    await statusRead;
+    const newConversation = panel(page).getByRole('button', { name: 'New conversation' });
+    await page.waitForTimeout(300);
+    expect(await newConversation.isDisabled()).toBe(true);
+    expect(await page.getByLabel('Message').isDisabled()).toBe(true);
+
+    release();
+    await newConversation.click();
+    await sendMessage(page, '/say where am I');
+    await answers(page).filter({ hasText: 'where am I' }).waitFor();
+    const newest = (await threads()).find((t) => t.messages.some((m) => m.role === 'assistant') && t.title.includes('where am I'));
+    expect(newest).toMatchObject({ project: 'shop', environment: 'production' });
+    expect(errors).toEqual([]);
+  });
 });
 
 describe.each(['light', 'dark'] as const)('%s', (scheme) => {

@@ -23,14 +23,15 @@ export interface TestBrowser {
   close(): Promise<void>;
 }
 
-export async function launchBrowser(): Promise<TestBrowser> {
+/** A browser of its own; `args` adds to the usual flags (e.g. a host name mapped to the loopback). */
+export async function launchBrowser(args: string[] = []): Promise<TestBrowser> {
   if (!existsSync(CHROMIUM)) {
     throw new Error(`no browser at ${CHROMIUM}: install it with apt-get install -y chromium-headless-shell (or set AION_CHROMIUM)`);
   }
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     // Playwright gives every launch a new, empty user-data-dir of its own.
-    args: FLAGS,
+    args: [...FLAGS, ...args],
   });
   return {
     browser,

@@ -115,6 +115,8 @@ describe('change requests', () => {
     await page.getByRole('button', { name: 'Set secret' }).click();
     const dialog = page.getByRole('dialog', { name: 'Set FEATURE_KEY in production' });
     await dialog.getByLabel('Environment name').fill('production');
+    // A change request: the console asks why, for the approvers.
+    await dialog.getByLabel('Why (shown to the approvers)').fill('the feature flag service needs it');
     await dialog.getByRole('button', { name: 'Set secret' }).click();
     await page.getByRole('status').filter({ hasText: 'a change request was opened' }).waitFor();
 

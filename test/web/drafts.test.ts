@@ -127,7 +127,8 @@ describe('drafts', () => {
     const saved = await newDocument(doc);
     const { page, errors } = await openEditor('ada', doc);
     await typeAtStart(page, '# draft\n');
-    expect(await drafts(page)).toEqual([`aion.draft.shop/${doc}`]);
+    // Kept once typing pauses (half a second), not on each key.
+    await expect.poll(() => drafts(page)).toEqual([`aion.draft.shop/${doc}`]);
 
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {

@@ -261,3 +261,30 @@ describe('the assistant panel', () => {
     expect(errors).toEqual([]);
   });
 });
+
+describe('two windows of one operator on one conversation', () => {
+  it('each shares its own screen when it changes, and neither answers the other’s', async () => {
+    // Each window its own browser context (no shared storage, no leader between them), each on a document of its
+    // own, both showing the operator's newest conversation of shop/staging with Share context on.
+    const thread = (await ada.post('/api/v1/assistant/threads', { project: 'shop', environment: 'staging' })).body as { id: string };
+    const contextPath = `/api/v1/assistant/threads/${thread.id}/context`;
+    const revision = async () => ((await ada.get(contextPath)).body as { revision?: number }).revision ?? 0;
+    const first = await openEditor();
+    const second = await ui.open('ada', '/projects/shop/documents/aion.schema.yaml?environment=staging');
+    await second.page.locator('.cm-content').waitFor();
+    for (const { page } of [first, second]) await expect.poll(() => page.locator('.thread-holder').count()).toBe(1);
+    // Both have shared their screen once they settled.
+    await expect.poll(async () => (await revision()) >= 2, { timeout: 10_000 }).toBe(true);
+    await first.page.waitForTimeout(1000);
+    const settled = await revision();
+    await first.page.waitForTimeout(3000);
+    // Before, each revision of the other's screen made a window send its own (the whole document) again, without end.
+    expect(await revision(), 'revisions of the shared context in 3 s while nobody acted').toBe(settled);
+
+    // An act in either window shares that window's screen.
+    await first.page.locator('.cm-content').click();
+    await first.page.keyboard.insertText('# from the first window\n');
+    await expect.poll(async () => JSON.stringify((await ada.get(contextPath)).body), { timeout: 5000 }).toContain('# from the first window');
+    expect([...first.errors, ...second.errors]).toEqual([]);
+  });
+});

@@ -60,12 +60,21 @@ export async function startConsole(args: string[] = [], env: Record<string, stri
   async function keepFailedTabs(testName: string): Promise<void> {
     const stem = path.join(SCREENSHOTS, `failed-${testName.replace(/[^\w-]+/g, '-').slice(0, 60)}`);
     const pages = contexts.flatMap((context) => context.pages());
+    const answers = await serverAnswers(server.url);
     for (const [i, page] of pages.entries()) {
       const file = `${stem}-${i + 1}`;
-      await page.screenshot({ path: `${file}.png` }).catch(() => undefined);
+      await page.screenshot({ path: `${file}.png`, timeout: 5_000 }).catch(() => undefined);
       const text = await page.evaluate<string>('document.body.innerText').catch((error: unknown) => String(error));
-      await writeFile(`${file}.txt`, `${page.url()}\n\n${text}\n`);
-      console.error(`failed test "${testName}": tab ${i + 1} kept as ${file}.png and .txt`);
+      const seen = tabsSeen.get(page);
+      const said = [
+        page.url(),
+        `errors: ${JSON.stringify(seen?.errors ?? [])}`,
+        `requests not answered: ${JSON.stringify([...(seen?.pending ?? [])])}`,
+        `requests failed: ${JSON.stringify(seen?.failed ?? [])}`,
+        `the server: ${answers}`,
+      ];
+      await writeFile(`${file}.txt`, `${said.join('\n')}\n\n${text}\n`);
+      console.error(`failed test "${testName}": tab ${i + 1} kept as ${file}.png and .txt\n  ${said.slice(1).join('\n  ')}`);
     }
   }
 
@@ -157,6 +166,9 @@ export function signInLinksOf(server: ServerProcess): { links: Record<DemoOperat
   return { links, tokens };
 }
 
+/** What a tab did, for a failed test's reader: its errors, the requests it still waits for, and those that failed. */
+const tabsSeen = new WeakMap<Page, { errors: string[]; pending: Set<string>; failed: string[] }>();
+
 /** A new tab in `browser` (its own storage), signed out, recording its errors. */
 export async function blankTab(browser: TestBrowser, scheme: 'light' | 'dark' = 'light'): Promise<ConsolePage> {
   const context = await browser.context(scheme);
@@ -166,7 +178,34 @@ export async function blankTab(browser: TestBrowser, scheme: 'light' | 'dark' = 
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
+  const pending = new Set<string>();
+  const failed: string[] = [];
+  const named = (request: { method(): string; url(): string }) => `${request.method()} ${request.url().replace(/#.*/, '')}`;
+  page.on('request', (request) => pending.add(named(request)));
+  page.on('requestfinished', (request) => pending.delete(named(request)));
+  page.on('requestfailed', (request) => {
+    pending.delete(named(request));
+    failed.push(`${named(request)}: ${request.failure()?.errorText ?? 'failed'}`);
+  });
+  tabsSeen.set(page, { errors, pending, failed });
   return { page, context, errors };
+}
+
+/** Whether the server answers its health check and its page within 3 s each, in words. */
+async function serverAnswers(url: string): Promise<string> {
+  const tried = await Promise.all(
+    ['/healthz', '/'].map(async (route) => {
+      const started = performance.now();
+      try {
+        const answer = await fetch(url + route, { headers: { accept: 'text/html' }, signal: AbortSignal.timeout(3_000) });
+        await answer.arrayBuffer();
+        return `${route} ${answer.status} in ${Math.round(performance.now() - started)} ms`;
+      } catch (error) {
+        return `${route} ${error instanceof Error ? error.message : String(error)}`;
+      }
+    }),
+  );
+  return tried.join(', ');
 }
 
 /** Signs the tab in by a sign-in `link` (on any server) opened at `path`: the console reads the link's `#token=` on any page. */

@@ -138,6 +138,8 @@ describe('the conversation follows its newest message', () => {
     // Scrolling down by hand puts the pill away too.
     await scrollToTop(page);
     await sendMessage(page, '/say and again');
+    // The answer first: one that lands after the scroll is new below what the operator scrolled to, and the pill rightly stays.
+    await answers(page).filter({ hasText: 'and again' }).waitFor();
     await pill(page).waitFor();
     await page.locator('.thread').evaluate((thread) => thread.scrollTo({ top: thread.scrollHeight }));
     await expect.poll(() => pill(page).count()).toBe(0);

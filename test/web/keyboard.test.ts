@@ -18,6 +18,8 @@ describe('the keyboard', () => {
       ['Members', 'Members'],
       ['Audit', 'Audit'],
       ['Documents', 'Documents'],
+      // The editor shows its heading once its document is read: the focus waits for it.
+      ['app.yaml', 'app.yaml'],
     ] as const) {
       await page.getByRole('navigation', { name: 'Project' }).getByRole('link', { name: link, exact: true }).click();
       await expect.poll(() => focused(page)).toBe(`H1 ${heading}`);

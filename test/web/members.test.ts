@@ -40,4 +40,33 @@ describe('a role change', () => {
       expect(errors).toEqual([]);
     });
   }
+
+  it('asks again at once after Keep: the closed question’s late close event does not dismiss the next one', async () => {
+    const { page, errors } = await ui.open('ada', '/projects/shop/members');
+    const select = page.getByRole('combobox', { name: 'Role of dev' });
+    await select.waitFor();
+    await select.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('dialog', { name: /^Make dev an? \w+ of shop\?$/ }).waitFor();
+    // Keep, and another role picked in the same task: the native dialog's close event of the first question
+    // is still queued when the second opens (a fast hand, or a loaded machine between two steps).
+    const closedBetween = await page.evaluate(`(async () => {
+      const dialog = document.querySelector('dialog[open]');
+      [...dialog.querySelectorAll('button')].find((button) => button.textContent.trim() === 'Keep').click();
+      // React renders and runs its effects in microtasks: the dialog is closed, its close event a task still to come.
+      for (let i = 0; i < 10 && dialog.open; i++) await Promise.resolve();
+      const closed = !dialog.open;
+      const select = document.querySelector('select[aria-label="Role of dev"]');
+      select.value = 'admin';
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+      return closed;
+    })()`);
+    expect(closedBetween, 'the first question closed before the second role was picked').toBe(true);
+    const second = page.getByRole('dialog', { name: 'Make dev an admin of shop?' });
+    await second.waitFor();
+    await page.waitForTimeout(300);
+    expect(await second.isVisible(), 'the second question, 300 ms after it opened').toBe(true);
+    await second.getByRole('button', { name: 'Keep' }).click();
+    expect(errors).toEqual([]);
+  });
 });

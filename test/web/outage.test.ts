@@ -4,49 +4,12 @@
 // The browser reaches the server through a loopback relay the test cuts and
 // restores (every connection dropped, nothing listening), as an outage looks
 // to it. Screenshots at 1280 and 390 px, light and dark, with axe.
-import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { consoleForFile, moderateViolations, SCREENSHOTS, signInTab } from './fixture.js';
+import { relay } from './relay.js';
 
 const ui = consoleForFile();
-
-interface Relay {
-  origin: string;
-  cut(): Promise<void>;
-  restore(): Promise<void>;
-  close(): Promise<void>;
-}
-
-/** A loopback TCP relay to `target` on a port of its own. */
-async function relay(target: string): Promise<Relay> {
-  const to = new URL(target);
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(to.port), to.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => socket.destroy());
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  const listen = (port: number) => new Promise<number>((resolve) => server.listen(port, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)));
-  const port = await listen(0);
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      sockets.forEach((socket) => socket.destroy());
-    });
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    cut: stop,
-    restore: async () => {
-      await listen(port);
-    },
-    close: () => (server.listening ? stop() : Promise.resolve()),
-  };
-}
 
 describe('an outage', () => {
   for (const [scheme, width] of [

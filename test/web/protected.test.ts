@@ -153,7 +153,7 @@ describe('changes to a protected environment', () => {
     await page.getByRole('button', { name: 'Rollback' }).click();
     const dialog = page.getByRole('dialog', { name: 'Roll back app.yaml in production' });
     await dialog.locator('.change-summary').waitFor();
-    expect(await dialog.textContent()).toMatch(/rollback brings back r\d+|nothing to roll back/);
+    expect(await dialog.textContent()).toMatch(/rollback brings back r\d+|nothing to roll back|rolled back already/);
     const confirm = dialog.getByRole('button', { name: 'Rollback' });
     expect(await confirm.isDisabled()).toBe(true);
     await page.keyboard.press('Escape');

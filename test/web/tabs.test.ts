@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { client } from '../helpers/http.js';
 import { consoleForFile, SCREENSHOTS, sendMessage, signInTab } from './fixture.js';
+import { HeldCount } from './held-count.js';
 
 const STAGING = '/projects/shop/environments/staging';
 const TABS = 6;
@@ -85,14 +86,15 @@ describe('tabs of one browser', () => {
 
     const port = Number(new URL(ui.server.url).port);
     let most = 0;
-    let mostLongLived = 0;
+    /** The connections long-lived responses held. */
+    const longLived = new HeldCount();
     /** The longest a tab showed a message and its answer after the sending tab showed the answer. */
     const lags: number[] = [];
     /** How long each send took to show its answer in its own tab (what the machine's load costs). */
     const turns: number[] = [];
     const counting = setInterval(() => {
       most = Math.max(most, browserConnections(port));
-      mostLongLived = Math.max(mostLongLived, new Set(responses.flatMap((open) => [...open.values()])).size);
+      longLived.add(new Set(responses.flatMap((open) => [...open.values()])).size);
     }, 100);
     try {
       for (const [i, page] of pages.entries()) {
@@ -112,15 +114,18 @@ describe('tabs of one browser', () => {
     }
     await pages[TABS - 1]?.screenshot({ path: path.join(SCREENSHOTS, 'six-tabs.png') });
     const slowest = Math.max(...lags);
-    console.error(`six tabs: sends answered in ${turns.join(', ')} ms; the other tabs showed them ${lags.join(', ')} ms later;`);
-    console.error(`six tabs: every tab showed each message and answer within ${slowest} ms; at most ${mostLongLived} connections held by long-lived responses, ${most} established (ss)`);
-    expect(slowest).toBeLessThanOrEqual(1000);
-    expect(mostLongLived).toBeGreaterThan(0);
-    expect(mostLongLived).toBeLessThanOrEqual(2);
-    // Chromium's pool for one host over HTTP/1.1: the streams never take it all, so plain requests always find a connection.
-    expect(most).toBeLessThanOrEqual(6);
+    // The figures go with every assertion, so a failure in CI's tail says what was measured.
+    const measured = `sends answered in ${turns.join(', ')} ms; the other tabs showed them ${lags.join(', ')} ms later; at most ${longLived.most} connections held by long-lived responses (${longLived.peak} at any one moment), ${most} established (ss)`;
+    console.error(`six tabs: ${measured}`);
+    expect(slowest, measured).toBeLessThanOrEqual(1000);
+    expect(longLived.most, measured).toBeGreaterThan(0);
+    expect(longLived.most, measured).toBeLessThanOrEqual(2);
+    // What Chromium keeps open to one host over HTTP/1.1 for plain requests: 5 to 7 seen (its pool of six, and
+    // now and then a socket it opened ahead); the streams hold at most two of them, so plain requests always find one.
+    expect(most, measured).toBeLessThanOrEqual(8);
     for (const page of pages) expect(await page.getByText('Not sent yet').count()).toBe(0);
-  });
+    // Six sign-ins and six turns: under a loaded machine this takes minutes; the lags above are what is measured.
+  }, 240_000);
 
   it('where no stream can be had, says live updates are paused, and a send still goes and is answered', async () => {
     const tab = await ui.blank();

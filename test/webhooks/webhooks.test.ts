@@ -76,7 +76,7 @@ describe('a receiver that fails the first tries', () => {
       change_request: { id, status: 'pending', tool: 'set_secret', requested_by: 'olive' },
     });
     expect(body.text).toBe(
-      `olive's change request (set_secret on production of shop): production of shop requires 2 approvals, so set_secret waits for another operator who holds secret:write there to approve it. ${link}`,
+      `olive's change request (set_secret on production of shop): production of shop requires 2 approvals, so set_secret waits for another operator who may change secrets there to approve it. ${link}`,
     );
     expect(JSON.stringify(tries)).not.toContain(SECRET_VALUE);
 
@@ -163,7 +163,7 @@ describe('what approvers need to hear before anyone clicks (issue 29)', () => {
       environment: 'triple',
       change_request: { id, status: 'pending', approvals_required: 3, approved_by: ['ada'] },
     });
-    expect(body.text).toContain('triple of shop requires 3 approvals, so set_secret waits for another operator who holds secret:write there to approve it (approved so far by ada)');
+    expect(body.text).toContain('triple of shop requires 3 approvals, so set_secret waits for another operator who may change secrets there to approve it (approved so far by ada)');
     expect(JSON.stringify(receiver.received)).not.toContain(SECRET_VALUE);
   });
 });

@@ -7,6 +7,8 @@ import { useProject } from './api/queries';
 export interface Scope {
   project: string | undefined;
   environment: string | undefined;
+  /** False while a named project's environments are still being read: `environment` is not known yet. */
+  settled: boolean;
 }
 
 const PROJECT_PATH = /^\/projects\/([^/]+)(?:\/environments\/([^/]+))?/;
@@ -40,11 +42,12 @@ export function useScope(): Scope {
   const search = useSearch();
   const match = PROJECT_PATH.exec(location);
   const project = match?.[1] ? decodeURIComponent(match[1]) : undefined;
-  const environments = useProject(project).data?.environments ?? [];
+  const read = useProject(project);
+  const environments = read.data?.environments ?? [];
   const asked = (match?.[2] ? decodeURIComponent(match[2]) : null) ?? new URLSearchParams(search).get('environment');
   const remembered = project ? rememberedEnvironment(project) : null;
   const known = (name: string | null) => (name && environments.some((e) => e.name === name) ? name : undefined);
   const environment =
     known(asked) ?? known(remembered) ?? environments.find((e) => !e.protected)?.name ?? environments[0]?.name;
-  return { project, environment };
+  return { project, environment, settled: project === undefined || read.data !== undefined || read.isError };
 }

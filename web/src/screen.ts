@@ -1,7 +1,7 @@
 // What is on the operator's screen, for the assistant panel to share: the
 // concepts the page declares and, on the editor route, the open document.
 // The editor registers itself here; the panel never imports the editor.
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect } from 'react';
 import type { SharedDocument } from '../../src/wire/context';
 
 export interface OpenEditor {
@@ -33,15 +33,15 @@ export function currentScreen(): Screen {
   return screen;
 }
 
-export function useScreen(): Screen {
-  return useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    currentScreen,
-  );
+/**
+ * Calls `listener` after each change of what is shared, outside React: a key
+ * typed in a large document must not render the panels that share it.
+ */
+export function onScreenChange(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
+
 
 /** A page declares the concepts it is about (the titles GET /api/v1/concepts lists). */
 export function useConcepts(...concepts: string[]): void {

@@ -33,6 +33,26 @@ const MAX_PAGE = 2000;
 /** Accept all names at most this many proposals seen. */
 const MAX_SEEN = 500;
 
+/** OpenThreadBody (spec/assistant-and-tools.md), with the agent Aion adds. */
+export const openThreadBodySchema = {
+  type: 'object',
+  properties: {
+    environment: nullableString,
+    page: { ...nullableString, description: `Free text, kept to its first ${MAX_PAGE} characters.` },
+    project: nullableString,
+    agent: { ...nullableString, description: 'A configured ACP agent to hold the thread (GET /assistant/agents); the built-in assistant when absent.' },
+  },
+  additionalProperties: false,
+} as const;
+
+/** PostMessageBody (spec/assistant-and-tools.md). */
+export const postMessageBodySchema = {
+  type: 'object',
+  properties: { text: { type: 'string', minLength: 1, maxLength: MAX_MESSAGE, description: 'What the operator typed. 1 to 8000 characters.' } },
+  required: ['text'],
+  additionalProperties: false,
+} as const;
+
 /**
  * The spec gives opening a thread no 422: its fields are free text. What the
  * store cannot hold is replaced (U+FFFD), so a project, environment or agent
@@ -89,16 +109,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
         operationId: 'openThread',
         summary: 'Open a thread on the panel’s project and environment, which fill in what the model leaves out',
         tags,
-        body: {
-          type: 'object',
-          properties: {
-            environment: nullableString,
-            page: { ...nullableString, description: `Free text, kept to its first ${MAX_PAGE} characters.` },
-            project: nullableString,
-            agent: { ...nullableString, description: 'A configured ACP agent to hold the thread (GET /assistant/agents); the built-in assistant when absent.' },
-          },
-          additionalProperties: false,
-        },
+        body: openThreadBodySchema,
         response: { 200: threadResponseSchema, ...errorResponses(401, [404, 'No such project'], 422, 503) },
       },
     },
@@ -218,12 +229,7 @@ export const assistantRoutes: RoutePlugin<{ services: Services }> = async (app, 
         summary: 'Send a message and get the answer, with any changes the assistant proposes',
         tags,
         params: threadParams,
-        body: {
-          type: 'object',
-          properties: { text: { type: 'string', minLength: 1, maxLength: MAX_MESSAGE, description: 'What the operator typed. 1 to 8000 characters.' } },
-          required: ['text'],
-          additionalProperties: false,
-        },
+        body: postMessageBodySchema,
         response: { 200: threadResponseSchema, ...errorResponses(401, [404, 'No such thread'], [409, 'A proposal is still waiting for a decision'], [422, 'Empty or oversized text'], [429, 'Too many assistant messages from this operator'], [503, 'No model is configured, or the provider did not answer']) },
       },
     },

@@ -4,12 +4,12 @@
 import { findThread } from '../../assistant/threads.js';
 import { listSessionCredentials, mintSessionCredential, revokeThreadCredential } from '../../conversation/credentials.js';
 import type { Services } from '../../services.js';
+import { DOCUMENT_BODY_LIMIT } from '../body-limits.js';
 import { contextSchema, sharedDocumentSchema } from '../../wire/context.js';
 import { conversationOperator, operatorOf } from '../auth.js';
 import { actorOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin, threadParams } from '../schemas.js';
 
-const CONTEXT_BODY_LIMIT = 2 * 1024 * 1024;
 const MAX_WAIT_SECONDS = 60;
 const CONVERSATION = { accepts: ['operator', 'session'] as ('operator' | 'session')[] };
 
@@ -38,7 +38,8 @@ export const conversationRoutes: RoutePlugin<{ services: Services }> = async (ap
     '/assistant/threads/:id/context',
     {
       config: CONVERSATION,
-      bodyLimit: CONTEXT_BODY_LIMIT,
+      // The unsaved text of a document, JSON-escaped.
+      bodyLimit: DOCUMENT_BODY_LIMIT,
       schema: {
         operationId: 'shareContext',
         summary: 'Share what the console shows with the conversation, or stop sharing with {"shared": false}',

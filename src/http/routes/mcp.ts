@@ -7,6 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Services } from '../../services.js';
+import { DOCUMENT_BODY_LIMIT } from '../body-limits.js';
 import { mayBeModern } from '../../mcp/revision.js';
 import { operatorOf } from '../auth.js';
 
@@ -37,6 +38,8 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
     method: ['GET', 'POST', 'DELETE'],
     url: '/mcp',
     config: { accepts: ['operator', 'session'], sameOrigin: true },
+    // tools/call of write_document carries a whole document, JSON-escaped.
+    bodyLimit: DOCUMENT_BODY_LIMIT,
     // Not in the OpenAPI document: MCP is its own protocol, whose errors are
     // JSON-RPC errors rather than {"error"} (test/mcp/fuzz.test.ts holds it to that).
     schema: { hide: true },

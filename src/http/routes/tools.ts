@@ -1,6 +1,7 @@
 // The tool catalogue and running one tool as the caller
 // (spec/assistant-and-tools.md: GET and POST /api/v1/assistant/tools).
 import type { Services } from '../../services.js';
+import { DOCUMENT_BODY_LIMIT } from '../body-limits.js';
 import { toolDescriptorSchema } from '../../wire/tool-descriptor.js';
 import { invocationOf, restrictionsOf } from '../invoke.js';
 import { errorResponses, type RoutePlugin } from '../schemas.js';
@@ -12,7 +13,8 @@ const RETRIED_WRITES = new Set(['deploy', 'rollback']);
 
 const anyObject = { type: 'object', additionalProperties: true } as const;
 
-const toolCallResponse = {
+/** ToolCallResponse (spec/assistant-and-tools.md). */
+export const toolCallResponseSchema = {
   type: 'object',
   description: 'A 200 even when the tool refused or failed; then is_error is true and result is {"error": sentence}.',
   properties: {
@@ -21,6 +23,14 @@ const toolCallResponse = {
     tool: { type: 'string' },
   },
   required: ['is_error', 'result', 'tool'],
+  additionalProperties: false,
+} as const;
+
+/** ToolsResponse (spec/assistant-and-tools.md): everything the caller may see, whether or not they may run it. */
+export const toolsResponseSchema = {
+  type: 'object',
+  properties: { tools: { type: 'array', items: toolDescriptorSchema } },
+  required: ['tools'],
   additionalProperties: false,
 } as const;
 
@@ -44,12 +54,7 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
           },
         },
         response: {
-          200: {
-            type: 'object',
-            properties: { tools: { type: 'array', items: toolDescriptorSchema } },
-            required: ['tools'],
-            additionalProperties: false,
-          },
+          200: toolsResponseSchema,
           ...errorResponses(401, 422),
         },
       },
@@ -62,6 +67,8 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
     '/assistant/tools/:name',
     {
       config: { idempotent: (request) => RETRIED_WRITES.has((request.params as { name: string }).name) },
+      // write_document and check_document carry a whole document, JSON-escaped.
+      bodyLimit: DOCUMENT_BODY_LIMIT,
       schema: {
         operationId: 'runTool',
         summary: 'Run one tool as the caller; the body is the tool input, verbatim',
@@ -71,7 +78,7 @@ export const toolRoutes: RoutePlugin<{ services: Services }> = async (app, { ser
         headers: idempotencyHeaders,
         params: { type: 'object', properties: { name: { type: 'string', maxLength: 200 } }, required: ['name'] },
         body: anyObject,
-        response: { 200: toolCallResponse, ...errorResponses(401, [404, 'No such tool'], 409, [422, "The input does not match the tool's schema"], 503) },
+        response: { 200: toolCallResponseSchema, ...errorResponses(401, [404, 'No such tool'], 409, [422, "The input does not match the tool's schema"], 503) },
       },
     },
     async (request) => {

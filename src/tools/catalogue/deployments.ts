@@ -1,7 +1,11 @@
 // Deployments of one environment: history, what is live, deploy, rollback.
+// A deploy's and a rollback's audit entry names the revision that went live.
 import { deploy, listDeployments, liveConfig, rollback } from '../../domain/deployments.js';
 import { reasonProperty, scopeProperties, withInput } from '../types.js';
 import { pathProperty, revisionProperty } from './documents.js';
+
+/** What a deploy or a rollback's audit entry adds: the deployment and the revision it put live. */
+const wentLive = (result: Record<string, unknown>) => ({ deployment: result.deployment, revision: result.revision });
 
 const DEFAULT_LIMIT = 20;
 
@@ -60,6 +64,7 @@ export const deploymentTools = [
       { k: 'path', v: input.path },
       { k: 'revision', v: input.revision === undefined ? 'current' : `r${input.revision}` },
     ],
+    made: wentLive,
     run: async ({ db, project, environment, operator, via }, input) => ({
       project: project.slug,
       environment: environment.name,
@@ -87,6 +92,7 @@ export const deploymentTools = [
       { k: 'path', v: input.path },
       { k: 'revision', v: input.revision === undefined ? 'the one live before the current' : `r${input.revision}, the one live before the current` },
     ],
+    made: wentLive,
     run: async ({ db, project, environment, operator, via }, input) => ({
       project: project.slug,
       environment: environment.name,

@@ -120,7 +120,7 @@ export const documentTools = [
       path: pathProperty,
       text: { type: 'string' },
       base_revision: { ...revisionProperty, description: 'The revision you read; required when the document exists.' },
-      message: { type: 'string', maxLength: 500 },
+      message: { type: 'string', maxLength: 500, description: 'Why, in a sentence: kept with the revision, shown in its history and the audit.' },
     },
     required: ['path', 'text'],
     additionalProperties: false,
@@ -145,6 +145,7 @@ export const documentTools = [
       // The proposed text, so a card can show its diff against the stored one.
       { k: 'text', v: input.text },
     ],
+    made: (result) => ({ revision: result.revision }),
     run: async ({ db, project, operator }, input) => ({
       project: project.slug,
       ...(await writeDocument(db, project, operator, input)),

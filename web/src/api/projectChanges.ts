@@ -15,9 +15,10 @@ function staleAfter(project: string): Record<ProjectChange['what'], QueryKey[]> 
     // A waiting proposal's card reads its document's newest revision (stale, "deploy rN instead"): the threads too.
     documents: [queryKeys.documents(project), queryKeys.currentRevision(project), queryKeys.threads(), audit],
     // A deploy or rollback changes what is live, which the documents list carries too; a secret, the secrets.
-    environment: [queryKeys.deployments(project), queryKeys.live(project), queryKeys.secrets(project), queryKeys.documents(project), audit],
+    // A waiting proposal on what moved is stale now (src/assistant/proposal-staleness.ts): the threads too.
+    environment: [queryKeys.deployments(project), queryKeys.live(project), queryKeys.secrets(project), queryKeys.documents(project), queryKeys.threads(), audit],
     // Members, roles (the project list carries each role) and environments.
-    project: [queryKeys.project(project), queryKeys.projects(), queryKeys.members(project), queryKeys.tools(project), audit],
+    project: [queryKeys.project(project), queryKeys.projects(), queryKeys.members(project), queryKeys.tools(project), queryKeys.threads(), audit],
   };
 }
 

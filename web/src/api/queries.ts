@@ -2,24 +2,21 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, runTool } from './client';
 import { queryKeys } from './queryKeys';
-import type { SessionCredentialListing } from '../../../src/conversation/credentials';
-import type { DocumentListing, RevisionListing, RevisionView } from '../../../src/domain/documents';
-import type { Member } from '../../../src/domain/project-access';
-import type { SecretInfo } from '../../../src/domain/secrets';
+import type { SessionCredentialListing } from '../../../src/wire/session-credential';
 import type { Agent } from '../../../src/wire/agent';
 import type { AssistantStatus } from '../../../src/wire/assistant-status';
 import type { Project } from '../../../src/wire/project';
 import type { ToolDescriptor } from '../../../src/wire/tool-descriptor';
 
 export function useProjects() {
-  return useQuery({ queryKey: queryKeys.projects(), queryFn: () => api<Project[]>('GET', '/api/v1/projects') });
+  return useQuery({ queryKey: queryKeys.projects(), queryFn: ({ signal }) => api<Project[]>('GET', '/api/v1/projects', undefined, signal) });
 }
 
 /** A project as the operator sees it (role, environments); shared with the editor route's early start. */
 export function projectQuery(slug: string | undefined) {
   return queryOptions({
     queryKey: queryKeys.project(slug),
-    queryFn: () => api<Project>('GET', `/api/v1/projects/${encodeURIComponent(slug ?? '')}`),
+    queryFn: ({ signal }) => api<Project>('GET', `/api/v1/projects/${encodeURIComponent(slug ?? '')}`, undefined, signal),
     enabled: slug !== undefined,
   });
 }
@@ -31,7 +28,7 @@ export function useProject(slug: string | undefined) {
 export function useWhoami() {
   return useQuery({
     queryKey: queryKeys.whoami(),
-    queryFn: () => runTool<{ operator: string }>('whoami', {}),
+    queryFn: ({ signal }) => runTool('whoami', {}, signal),
     staleTime: Infinity,
   });
 }
@@ -39,7 +36,7 @@ export function useWhoami() {
 export function useDocuments(project: string) {
   return useQuery({
     queryKey: queryKeys.documents(project),
-    queryFn: () => runTool<{ documents: DocumentListing[] }>('list_documents', { project }).then((r) => r.documents),
+    queryFn: ({ signal }) => runTool('list_documents', { project }, signal).then((r) => r.documents),
   });
 }
 
@@ -47,8 +44,8 @@ export function useDocuments(project: string) {
 export function useRevisions(project: string, path: string) {
   return useQuery({
     queryKey: queryKeys.revisions(project, path),
-    queryFn: () =>
-      runTool<{ current_revision: number; revisions: RevisionListing[] }>('list_revisions', { project, path, limit: 200 }),
+    queryFn: ({ signal }) =>
+      runTool('list_revisions', { project, path, limit: 200 }, signal),
   });
 }
 
@@ -56,7 +53,7 @@ export function useRevisions(project: string, path: string) {
 export function useRevisionText(project: string, path: string, revision: number | undefined) {
   return useQuery({
     queryKey: queryKeys.revisionText(project, path, revision),
-    queryFn: () => runTool<RevisionView>('read_document', { project, path, revision }).then((r) => r.text),
+    queryFn: ({ signal }) => runTool('read_document', { project, path, revision }, signal).then((r) => r.text),
     enabled: revision !== undefined,
     staleTime: Infinity,
   });
@@ -65,7 +62,7 @@ export function useRevisionText(project: string, path: string, revision: number 
 export function useMembers(project: string) {
   return useQuery({
     queryKey: queryKeys.members(project),
-    queryFn: () => runTool<{ members: Member[] }>('list_members', { project }).then((r) => r.members),
+    queryFn: ({ signal }) => runTool('list_members', { project }, signal).then((r) => r.members),
   });
 }
 
@@ -73,14 +70,14 @@ export function useMembers(project: string) {
 export function useSecrets(project: string, environment: string) {
   return useQuery({
     queryKey: queryKeys.secrets(project, environment),
-    queryFn: () => runTool<{ secrets: SecretInfo[] }>('list_secrets', { project, environment }).then((r) => r.secrets),
+    queryFn: ({ signal }) => runTool('list_secrets', { project, environment }, signal).then((r) => r.secrets),
   });
 }
 
 export function useAssistantStatus() {
   return useQuery({
     queryKey: queryKeys.assistantStatus(),
-    queryFn: () => api<AssistantStatus>('GET', '/api/v1/assistant/status'),
+    queryFn: ({ signal }) => api<AssistantStatus>('GET', '/api/v1/assistant/status', undefined, signal),
     staleTime: 60_000,
   });
 }
@@ -89,7 +86,7 @@ export function useAssistantStatus() {
 export function useAgents() {
   return useQuery({
     queryKey: queryKeys.agents(),
-    queryFn: () => api<Agent[]>('GET', '/api/v1/assistant/agents'),
+    queryFn: ({ signal }) => api<Agent[]>('GET', '/api/v1/assistant/agents', undefined, signal),
     staleTime: 60_000,
   });
 }
@@ -98,11 +95,11 @@ export function useAgents() {
 export function toolsQuery(project: string | undefined, environment: string | undefined) {
   return queryOptions({
     queryKey: queryKeys.tools(project, environment),
-    queryFn: () => {
+    queryFn: ({ signal }) => {
       const query = new URLSearchParams();
       if (project) query.set('project', project);
       if (environment) query.set('environment', environment);
-      return api<{ tools: ToolDescriptor[] }>('GET', `/api/v1/assistant/tools?${query}`).then((r) => r.tools);
+      return api<{ tools: ToolDescriptor[] }>('GET', `/api/v1/assistant/tools?${query}`, undefined, signal).then((r) => r.tools);
     },
     staleTime: 30_000,
   });
@@ -116,7 +113,7 @@ export function useTools(project: string | undefined, environment: string | unde
 export function useSessionCredentials(threadId: string, enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.sessionCredentials(threadId),
-    queryFn: () => api<SessionCredentialListing[]>('GET', `/api/v1/assistant/threads/${threadId}/session-credentials`),
+    queryFn: ({ signal }) => api<SessionCredentialListing[]>('GET', `/api/v1/assistant/threads/${threadId}/session-credentials`, undefined, signal),
     enabled,
   });
 }

@@ -1,9 +1,11 @@
-// The tabs of one browser signed in as one operator share one stream: the tab
-// holding a Web Lock named for the operator's token keeps it (api/streamKeeper)
-// and the others reach it over a BroadcastChannel of the same name. When the
-// leader's tab closes, the lock passes to another tab, which opens the stream
-// again with every tab's topics. Without Web Locks (a page not served over
-// HTTPS or from localhost) each tab keeps a stream of its own.
+// The tabs of one browser signed in as one operator share one stream: the
+// leading tab (api/election: by Web Lock where the browser has them, else by
+// agreement over a BroadcastChannel) keeps it (api/streamKeeper) and the
+// others reach it over a BroadcastChannel named for the operator's token.
+// When the leader's tab closes, another tab leads and opens the stream again
+// with every tab's topics.
+import { elect } from './election';
+import { randomId } from './randomId';
 import { StreamKeeper } from './streamKeeper';
 import type { Delivery, Request, Want } from './topicWire';
 
@@ -13,16 +15,29 @@ export interface Leader {
   close(): void;
 }
 
-/** The name of the lock and channel: a digest of the token, which itself stays in the tab. */
+/**
+ * The name of the channel and lock: a digest of the token, which itself stays
+ * in the tab. SHA-256 where the page has `crypto.subtle` (secure contexts);
+ * elsewhere a 128-bit FNV-1a, which only has to keep two tokens' tabs apart
+ * (the name never leaves the browser's own origin).
+ */
 async function nameFor(token: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token));
-  return `aion-stream:${Array.from(new Uint8Array(digest).slice(0, 16), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+  const bytes = new TextEncoder().encode(token);
+  const digest = typeof crypto.subtle !== 'undefined' ? new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)) : fnv1a128(bytes);
+  return `aion-stream:${Array.from(digest.slice(0, 16), (b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+function fnv1a128(bytes: Uint8Array): Uint8Array {
+  const prime = (1n << 88n) + 0x13bn;
+  const mask = (1n << 128n) - 1n;
+  let hash = 0x6c62272e07bb014262b821756295c58dn;
+  for (const byte of bytes) hash = ((hash ^ BigInt(byte)) * prime) & mask;
+  return Uint8Array.from({ length: 16 }, (_, i) => Number((hash >> BigInt(8 * (15 - i))) & 0xffn));
 }
 
 export function shareStream(token: string, receive: (delivery: Delivery) => void): Leader {
-  const tab = crypto.randomUUID();
-  const canShare = typeof navigator.locks !== 'undefined' && typeof BroadcastChannel !== 'undefined' && typeof crypto.subtle !== 'undefined';
-  if (!canShare) {
+  const tab = randomId();
+  if (typeof BroadcastChannel === 'undefined') {
     const keeper = new StreamKeeper(receive);
     return { want: (wants) => keeper.want(tab, wants), close: () => keeper.close() };
   }
@@ -43,8 +58,10 @@ export function shareStream(token: string, receive: (delivery: Delivery) => void
       receive(data);
     };
     post({ type: 'want', tab, wants });
-    navigator.locks
-      .request(name, { signal: closed.signal }, async () => {
+    elect(
+      `${name}:lead`,
+      tab,
+      () => {
         const leading = new StreamKeeper((delivery) => {
           receive(delivery);
           post(delivery);
@@ -53,13 +70,20 @@ export function shareStream(token: string, receive: (delivery: Delivery) => void
         leading.want(tab, wants);
         // The others tell the new leader what they want.
         post({ type: 'hello' });
-        await new Promise((resolve) => closed.signal.addEventListener('abort', resolve, { once: true }));
-        keeper = null;
-        leading.close();
-      })
-      .catch(() => undefined);
+        return () => {
+          if (keeper === leading) keeper = null;
+          leading.close();
+        };
+      },
+      closed.signal,
+    );
   });
-  window.addEventListener('pagehide', leave);
+  // A tab going for good hands the lead on at once (a page kept for Back keeps it until it is dropped).
+  const gone = (event: PageTransitionEvent) => {
+    leave();
+    if (!event.persisted) closed.abort();
+  };
+  window.addEventListener('pagehide', gone);
 
   return {
     want(next) {
@@ -69,7 +93,7 @@ export function shareStream(token: string, receive: (delivery: Delivery) => void
     },
     close() {
       leave();
-      window.removeEventListener('pagehide', leave);
+      window.removeEventListener('pagehide', gone);
       closed.abort();
       channel?.close();
     },

@@ -7,6 +7,7 @@ import { useSyncExternalStore } from 'react';
 import { currentToken } from '../auth/token';
 import { ApiError } from './client';
 import type { ServerEvent } from './events';
+import { randomId } from './randomId';
 import { type Leader, shareStream } from './tabLeader';
 import { alreadyHeard, type Delivery, resumeAfter, type Want } from './topicWire';
 
@@ -44,7 +45,7 @@ class TabTopics {
   }
 
   follow(spec: string, handlers: TopicHandlers, signal: AbortSignal): Follow {
-    const key = `${crypto.randomUUID()}:${++this.count}`;
+    const key = `${randomId()}:${++this.count}`;
     let listened!: () => void;
     let refused!: (error: ApiError) => void;
     const listening = new Promise<void>((resolve, reject) => {

@@ -3,40 +3,33 @@
 // assistant or an ACP agent (renamed, deleted, searched; an empty one reused
 // by "New conversation"); the open thread's messages with their proposals,
 // a running turn as it streams (with Stop), also one started elsewhere; the
-// message box and the Share context switch.
+// message box and the Share context switch. Each region is its own component
+// (PanelHeader, ThreadBar, ThreadHolder, ThreadView, Composer); this one holds
+// the state they share and the actions on the conversation.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
 import { ApiError } from '../api/client';
 import { useAgents, useAssistantStatus } from '../api/queries';
-import type { ProposalResponse } from '../../../src/wire/proposal';
 import type { ThreadResponse } from '../../../src/wire/thread';
 import { PANEL_ID } from '../layout/useDrawer';
 import type { Scope } from '../scope';
 import { newestFailure } from '../ui/useAction';
-import { ConnectAgent } from './ConnectAgent';
-import { keepFocusAfterDecision } from './decisionFocus';
-import { BUILT_IN, builtInTitle, HolderPicker, UnsandboxedWarning } from './HolderPicker';
-import { MessageBox } from './MessageBox';
+import { Composer } from './Composer';
+import { BUILT_IN, UnsandboxedWarning } from './HolderPicker';
+import { PanelHeader } from './PanelHeader';
 import { pickable, reusableThread } from './reusableThread';
-import { ThreadBar, NONE } from './ThreadBar';
+import { ThreadBar } from './ThreadBar';
+import { ThreadHolder } from './ThreadHolder';
 import { ThreadSearch } from './ThreadSearch';
 import { threadTitle } from './threadTitle';
-import { ThreadView, type DecisionRefusal } from './ThreadView';
-import { chosenThreadKey, useShowThread, useThreadShown } from './showThread';
+import { ThreadView } from './ThreadView';
+import { useShowThread, useThreadShown } from './showThread';
 import { useThreadDeleted } from './threadChanges';
-import {
-  acceptAll,
-  decide,
-  deleteThread,
-  forgetThread,
-  openThread,
-  refreshThread,
-  useThreadUpdate,
-  useThreads,
-} from './threads';
-import { AgentOptionsBar } from './AgentOptionsBar';
-import { UsageNote } from './UsageNote';
+import { deleteThread, forgetThread, openThread, refreshThread, useThreadUpdate, useThreads } from './threads';
+import { refusedDecision, useDecisions } from './useDecisions';
+import { useChosenThread } from './useChosenThread';
+import { useHolder } from './useHolder';
 import { useContextSharing } from './useContextSharing';
 import { useRunningTurn } from './useRunningTurn';
 import './assistant.css';
@@ -46,9 +39,11 @@ interface Props {
   /** Collapsed, or a closed drawer: the panel stays mounted, so a running turn is still followed. */
   hidden: boolean;
   onHide: () => void;
+  /** The handle that resizes the panel: inside its region, so it sits in a landmark. */
+  resizer?: ReactNode;
 }
 
-export function AssistantPanel({ scope, hidden, onHide }: Props) {
+export function AssistantPanel({ scope, hidden, onHide, resizer }: Props) {
   const queries = useQueryClient();
   const status = useAssistantStatus().data;
   const agents = useAgents().data ?? [];
@@ -57,22 +52,9 @@ export function AssistantPanel({ scope, hidden, onHide }: Props) {
   const [location] = useLocation();
   const inScope = (t: ThreadResponse) => (t.project ?? undefined) === scope.project && (!scope.project || t.environment === scope.environment);
   const scoped = (threads.data ?? []).filter(inScope);
-  const scopeKey = chosenThreadKey(scope.project, scope.environment);
-  // NONE when the open conversation was deleted elsewhere: none is shown until the operator picks or starts one.
-  const [chosen, setChosen] = useState<string | null>(() => sessionStorage.getItem(scopeKey));
-  /** A calm word that the conversation shown was deleted elsewhere. */
-  const [gone, setGone] = useState('');
-  // Another project or environment: its own choice, read from storage (where the top bar may just have put it).
-  const [shownScope, setShownScope] = useState(scopeKey);
-  if (shownScope !== scopeKey) {
-    setShownScope(scopeKey);
-    setChosen(sessionStorage.getItem(scopeKey));
-    setGone('');
-  }
-  const thread = chosen === NONE ? null : (scoped.find((t) => t.id === chosen) ?? scoped[0] ?? null);
+  const { thread, chosen, gone, choose, shown, forget, deletedElsewhere } = useChosenThread(scope, scoped);
   const [sharing, setSharing] = useState(true);
   const turn = useRunningTurn(thread);
-  const [picked, setPicked] = useState<string | null>(null);
   /** Counts the messages refused because a proposal waits: each brings the waiting card into view. */
   const [revealWaiting, setRevealWaiting] = useState(0);
   const [searching, setSearching] = useState(false);
@@ -81,25 +63,16 @@ export function AssistantPanel({ scope, hidden, onHide }: Props) {
   const deleting = useRef(new Set<string>());
   useContextSharing(thread?.id ?? null, sharing);
 
-  // A new conversation goes to the built-in assistant when it is set up, else to the first agent that can start.
-  const holderChoice = picked ?? (status?.configured === false ? (agents.find((a) => a.available)?.name ?? BUILT_IN) : BUILT_IN);
-  const canOpen = holderChoice === BUILT_IN ? status?.configured === true : agents.some((a) => a.name === holderChoice && a.available);
-  const agentTitle = (name: string) => agents.find((a) => a.name === name)?.title ?? name;
-  const heldBy = thread ? thread.agent : holderChoice === BUILT_IN ? null : holderChoice;
-  const holder = heldBy ? agentTitle(heldBy) : 'The assistant';
-  const canSend = thread ? thread.agent !== null || status?.configured === true : canOpen;
-
-  function choose(id: string) {
-    sessionStorage.setItem(scopeKey, id);
-    setChosen(id);
-    setGone('');
-  }
+  const held = useHolder(status, agents, thread);
+  const { holderChoice, setPicked, agentTitle, heldBy, holder } = held;
+  // Until the page's environment is known, a conversation opened or a message sent would land in no environment.
+  const canOpen = held.canOpen && scope.settled;
+  const canSend = held.canSend && scope.settled;
 
   // Asked for from the top bar: the scope's panel reads the same choice from storage when the page moved.
   const region = useRef<HTMLElement>(null);
   useThreadShown((id) => {
-    setChosen(id);
-    setGone('');
+    shown(id);
     setRevealWaiting((n) => n + 1);
     requestAnimationFrame(() => region.current?.querySelector<HTMLElement>('[role=log]')?.focus());
   });
@@ -107,9 +80,9 @@ export function AssistantPanel({ scope, hidden, onHide }: Props) {
   useThreadDeleted((id) => {
     // The operator's choice counts too: the list, read again before this word came, may already lack it (and its title).
     if ((id !== thread?.id && id !== chosen) || deleting.current.has(id)) return;
-    sessionStorage.removeItem(scopeKey);
-    setChosen(NONE);
-    setGone(thread?.id === id ? `The conversation “${threadTitle(thread)}” was deleted elsewhere.` : 'The conversation you had open was deleted elsewhere.');
+    deletedElsewhere(
+      thread?.id === id ? `The conversation “${threadTitle(thread)}” was deleted elsewhere.` : 'The conversation you had open was deleted elsewhere.',
+    );
   });
 
   /** The thread as the server answered an action: kept in the list, and shown (unless the page moved to another scope meanwhile). */
@@ -176,34 +149,14 @@ export function AssistantPanel({ scope, hidden, onHide }: Props) {
     },
     onSuccess: (_, threadId) => {
       forgetThread(queries, threadId);
-      sessionStorage.removeItem(scopeKey);
-      setChosen(null);
+      forget();
     },
     onError: (_, threadId) => {
       deleting.current.delete(threadId);
     },
   });
 
-  const decideOne = useMutation({
-    mutationFn: ({ threadId, proposal, decision }: { threadId: string; proposal: ProposalResponse; decision: 'accept' | 'reject' }) =>
-      decide(threadId, proposal, decision),
-    onSuccess: (answer, { proposal }) => {
-      keepFocusAfterDecision(answer, proposal.id);
-      showAnswer(answer);
-    },
-    onError: catchUp,
-  });
-
-  const decideAll = useMutation({
-    mutationFn: ({ threadId, seen }: { threadId: string; seen: readonly string[] }) => acceptAll(threadId, seen),
-    onSuccess: (answer) => {
-      keepFocusAfterDecision(answer, null);
-      showAnswer(answer);
-    },
-    onError: catchUp,
-  });
-
-  const deciding = decideOne.isPending || decideAll.isPending;
+  const { decideOne, decideAll, deciding } = useDecisions(showAnswer, catchUp);
   /** What the panel says went wrong: the failure of the newest action, if it failed. */
   const newest = newestFailure(start, send, stop, remove, decideOne, decideAll);
   // A decision refused is said where the operator clicked: on the proposal's card, or at Accept all.
@@ -212,21 +165,19 @@ export function AssistantPanel({ scope, hidden, onHide }: Props) {
   const where = [scope.project, scope.environment].filter(Boolean).join(' / ');
   return (
     <aside className="assistant-panel" id={PANEL_ID} role="region" aria-label="Assistant" hidden={hidden} ref={region}>
-      <header>
-        <h2>Assistant</h2>
-        {agents.length === 0 && <span className="muted">{[status?.model, scope.environment].filter(Boolean).join(' · ')}</span>}
-        <span className="spacer" />
-        <button type="button" disabled={!canOpen} onClick={() => start.mutate()}>
-          New conversation
-        </button>
-        <button type="button" className="hide-panel" aria-label="Hide assistant" title="Hide assistant" onClick={onHide}>
-          ✕
-        </button>
-        {/* A row of its own under the buttons: the holder's name is read whole, also in a narrow panel. */}
-        {agents.length > 0 && <HolderPicker status={status} agents={agents} value={holderChoice} onChange={setPicked} />}
-      </header>
+      {resizer}
+      <PanelHeader
+        status={status}
+        agents={agents}
+        environment={scope.environment}
+        holderChoice={holderChoice}
+        onPick={setPicked}
+        canOpen={canOpen}
+        onNewConversation={() => start.mutate()}
+        onHide={onHide}
+      />
       <UnsandboxedWarning agents={agents} value={holderChoice} />
-      {status && !status.configured && !canSend && <p className="notice">{status.sentence}</p>}
+      {status && !status.configured && !held.canSend && <p className="notice">{status.sentence}</p>}
       {gone && (
         <p className="notice" role="status">
           {gone}
@@ -243,19 +194,7 @@ export function AssistantPanel({ scope, hidden, onHide }: Props) {
           onSearching={setSearching}
         />
       )}
-      {thread && (
-        <div className="thread-holder small">
-          <span className={thread.agent ? 'holder agent' : 'holder'}>
-            with <strong>{thread.agent ? agentTitle(thread.agent) : builtInTitle(status)}</strong>
-            {/* Not a second role chip: whose permissions what is accepted here runs with. */}
-            <span title="What you accept here runs with your permissions in this thread's project">, you as {thread.role}</span>
-          </span>
-          <UsageNote threadId={thread.id} />
-          {thread.agent && <AgentOptionsBar thread={thread} />}
-          {/* An agent-held thread already gives its agent the session credential. */}
-          {!thread.agent && <ConnectAgent threadId={thread.id} />}
-        </div>
-      )}
+      {thread && <ThreadHolder thread={thread} status={status} agentTitle={agentTitle} />}
       {searching ? (
         <ThreadSearch threads={threads.data ?? []} shownId={thread?.id ?? null} onPick={pick} onClose={() => setSearching(false)} />
       ) : (
@@ -276,37 +215,14 @@ export function AssistantPanel({ scope, hidden, onHide }: Props) {
           {failure.message}
         </p>
       )}
-      <footer>
-        <MessageBox
-          placeholder={`${heldBy ? `Ask ${holder}` : 'Ask'} about ${where || 'your projects'}…`}
-          busy={turn.shown !== null}
-          disabled={!canSend}
-          onSend={(text) => send.mutateAsync(text).then(() => true, () => false)}
-        >
-          <label className="switch">
-            <input
-              type="checkbox"
-              role="switch"
-              checked={sharing}
-              aria-checked={sharing}
-              onChange={(e) => setSharing(e.target.checked)}
-            />
-            Share context
-          </label>
-        </MessageBox>
-      </footer>
+      <Composer
+        placeholder={`${heldBy ? `Ask ${holder}` : 'Ask'} about ${where || 'your projects'}…`}
+        busy={turn.shown !== null}
+        disabled={!canSend}
+        onSend={(text) => send.mutateAsync(text).then(() => true, () => false)}
+        sharing={sharing}
+        onSharing={setSharing}
+      />
     </aside>
   );
-}
-
-/** Where a refused decision (409) is said: at the proposal's card (`at` its id) or at Accept all (`at` null); null when none was refused. */
-function refusedDecision(
-  newest: Error | null,
-  one: { error: Error | null; variables: { proposal: ProposalResponse } | undefined },
-  all: Error | null,
-): DecisionRefusal | null {
-  if (!(newest instanceof ApiError) || newest.status !== 409) return null;
-  if (newest === one.error && one.variables) return { at: one.variables.proposal.id, message: newest.message };
-  if (newest === all) return { at: null, message: newest.message };
-  return null;
 }

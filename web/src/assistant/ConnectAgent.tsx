@@ -6,7 +6,7 @@ import { useId, useRef, useState } from 'react';
 import { api } from '../api/client';
 import { useSessionCredentials } from '../api/queries';
 import { queryKeys } from '../api/queryKeys';
-import type { SessionCredential, SessionCredentialListing } from '../../../src/conversation/credentials';
+import type { SessionCredential, SessionCredentialListing } from '../../../src/wire/session-credential';
 import { Dialog } from '../ui/Dialog';
 import { shortTime } from '../ui/time';
 import { newestFailure, useAction } from '../ui/useAction';

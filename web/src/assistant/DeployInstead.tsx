@@ -32,7 +32,7 @@ export function DeployInstead({ proposal, newer, permission, busy, onReject }: P
   const queries = useQueryClient();
   const deploy = useMutation({
     mutationFn: (reason: string | null) =>
-      runTool<{ deployment: number }>('deploy', { project, environment: proposal.environment, path, revision: newer, ...(reason ? { reason } : {}) }),
+      runTool('deploy', { project, environment: proposal.environment, path, revision: newer, ...(reason ? { reason } : {}) }),
     onSuccess: onReject,
     onSettled: () => readAgain(queries, [queryKeys.documents(), queryKeys.deployments(), queryKeys.project()]),
   });

@@ -4,8 +4,14 @@
 import type { ToolCall } from '../../../src/wire/agent-work';
 import { CodeBlock } from '../markdown/CodeBlock';
 
-/** ACP's tool kinds (and the built-in read and edit) as an operator says them. */
-const KIND: Record<string, string> = { execute: 'run', switch_mode: 'mode' };
+/**
+ * ACP's tool kinds (and the built-in read and edit) as an operator says them.
+ * `other` is what agents give a call of an MCP tool, Aion's included: "tool",
+ * not "other".
+ */
+const KIND: Record<string, string> = { execute: 'run', switch_mode: 'mode', other: 'tool', think: 'thought' };
+/** An agent's name for an MCP tool (`mcp__aion__read_document`, Gemini's `mcp_aion_read_document`) as the tool's own name. */
+const toolTitle = (title: string) => title.replace(/^mcp__?aion__?/, '');
 const STATUS: Record<string, string> = { pending: 'waiting', in_progress: 'running', completed: 'done', failed: 'failed', proposed: 'proposed' };
 
 export const statusWord = (status: string) => STATUS[status] ?? status.replaceAll('_', ' ');
@@ -16,7 +22,7 @@ export function ToolCallLine({ call }: { call: ToolCall }) {
     <>
       <span className="kind">{kindWord(call.kind)}</span>
       <span className="title">
-        {call.title}
+        {toolTitle(call.title)}
         {call.locations.length > 0 && <span className="muted"> · {call.locations.map((l) => (l.line ? `${l.path}:${l.line}` : l.path)).join(', ')}</span>}
       </span>
       <span className="status">{call.refused ? 'refused' : statusWord(call.status)}</span>

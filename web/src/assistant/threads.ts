@@ -22,7 +22,7 @@ const CHANGED_BY_PROPOSALS = [
 ];
 
 export function useThreads() {
-  return useQuery({ queryKey: queryKeys.threads(), queryFn: () => api<ThreadResponse[]>('GET', '/api/v1/assistant/threads') });
+  return useQuery({ queryKey: queryKeys.threads(), queryFn: ({ signal }) => api<ThreadResponse[]>('GET', '/api/v1/assistant/threads', undefined, signal) });
 }
 
 /** Keeps the cached list in step with a thread the server just answered with. */
@@ -84,7 +84,7 @@ export function cancelTurn(threadId: string): Promise<{ cancelled: boolean }> {
 export function useUsage(threadId: string | null) {
   return useQuery({
     queryKey: queryKeys.usage(threadId),
-    queryFn: () => api<Usage>('GET', `/api/v1/assistant/threads/${threadId}/usage`),
+    queryFn: ({ signal }) => api<Usage>('GET', `/api/v1/assistant/threads/${threadId}/usage`, undefined, signal),
     enabled: threadId !== null,
   });
 }

@@ -8,7 +8,7 @@ import { useLocation, useSearch } from 'wouter';
 import { api, ApiError } from '../api/client';
 import { followTopic } from '../api/topics';
 import type { ContextView, SharedDocument } from '../../../src/wire/context';
-import { currentScreen, useScreen } from '../screen';
+import { currentScreen, onScreenChange } from '../screen';
 
 const DEBOUNCE_MS = 300;
 /** After a failed first read, the next try waits this long. */
@@ -22,7 +22,6 @@ interface Shared {
 }
 
 export function useContextSharing(threadId: string | null, sharing: boolean): void {
-  const screen = useScreen();
   const [location] = useLocation();
   const search = useSearch();
   const url = search ? `${location}?${search}` : location;
@@ -42,12 +41,21 @@ export function useContextSharing(threadId: string | null, sharing: boolean): vo
     };
   }, [threadId, sharing]);
 
+  // Shared a moment after the page or the screen last changed. The screen is followed outside React's renders:
+  // each key typed changes it, and rendering the panel for each would cost every key.
   useEffect(() => {
     const current = session.current;
     if (!current) return;
-    const timer = setTimeout(() => current.share(url), DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [url, screen.version, threadId, sharing]);
+    let timer = setTimeout(() => current.share(url), DEBOUNCE_MS);
+    const stopFollowing = onScreenChange(() => {
+      clearTimeout(timer);
+      timer = setTimeout(() => current.share(url), DEBOUNCE_MS);
+    });
+    return () => {
+      clearTimeout(timer);
+      stopFollowing();
+    };
+  }, [url, threadId, sharing]);
 }
 
 function contextPath(threadId: string, query = ''): string {
@@ -140,8 +148,10 @@ class ContextSession {
   private async fromAgent(view: ContextView): Promise<void> {
     if (!view.shared || view.revision <= (this.shared?.revision ?? 0)) return;
     this.applyAgent(view);
-    // Edits the operator made meanwhile are sent on top of the agent's.
-    const mine = currentScreen().editor?.snapshot().text;
-    if (mine !== undefined && mine !== this.shared?.text) await this.push();
+    // Edits the operator made meanwhile are sent on top of the agent's, in the document both edited. A
+    // revision of another document is another window of this operator sharing its own screen: answering it
+    // with this one's would start the two windows answering each other, each sending its whole document.
+    const mine = currentScreen().editor?.snapshot();
+    if (mine && mine.path === view.document?.path && mine.text !== this.shared?.text) await this.push();
   }
 }

@@ -1,7 +1,7 @@
 // The audit's filters: the reads switch, the tool (picked from the tools the
-// project knows, plus other actions seen in the log), operator, outcome and
-// a range of days. Each change applies at once.
-import { useMembers, useTools } from '../api/queries';
+// project knows, plus other actions seen in the log), operator, environment,
+// outcome and a range of days. Each change applies at once.
+import { useMembers, useProject, useTools } from '../api/queries';
 import type { AuditRecord } from '../../../src/wire/audit';
 import type { AuditFilter } from './filters';
 
@@ -18,6 +18,7 @@ interface Props {
 export function AuditFilters({ project, filter, seenActions, onChange }: Props) {
   const tools = useTools(project, undefined).data ?? [];
   const members = useMembers(project).data ?? [];
+  const environments = useProject(project).data?.environments ?? [];
   const set = (patch: Partial<AuditFilter>) => onChange({ ...filter, ...patch });
   const byTag = (tag: 'read' | 'write') => tools.filter((t) => t.tag === tag).map((t) => t.name).sort();
   const reads = byTag('read');
@@ -57,6 +58,17 @@ export function AuditFilters({ project, filter, seenActions, onChange }: Props) 
           {members.map((m) => (
             <option key={m.operator} value={m.operator}>
               {m.operator}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Environment
+        <select value={filter.environment} onChange={(e) => set({ environment: e.target.value })}>
+          <option value="">any</option>
+          {environments.map((e) => (
+            <option key={e.name} value={e.name}>
+              {e.name}
             </option>
           ))}
         </select>

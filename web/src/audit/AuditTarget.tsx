@@ -2,8 +2,9 @@
 // where it can be seen: a document's revision in its history, an environment
 // (its deployments and secrets), the members. A write's new revision is its
 // base plus one (a write on any other base is refused). The entry keeps the
-// input, not the result, so a deployment is named by its revision and
-// environment rather than its number, and a token by its name.
+// input, and a save's, deploy's or rollback's entry adds what it made
+// (`made`): the revision that went live, even when the input left it open.
+// A save's message is shown beside its revision.
 import { Link } from 'wouter';
 import type { AuditRecord } from '../../../src/wire/audit';
 import { historyHref } from '../history/links';
@@ -16,6 +17,9 @@ const whole = (input: unknown, key: string): number | undefined => {
   const value = (input as Record<string, unknown> | null)?.[key];
   return typeof value === 'number' ? value : undefined;
 };
+
+/** What a write's entry adds beside its input (entries from before it was recorded have none). */
+const made = (input: unknown): unknown => (input as Record<string, unknown> | null)?.made;
 
 export function AuditTarget({ entry, project }: { entry: AuditRecord; project: string }) {
   const { input, environment } = entry;
@@ -33,13 +37,20 @@ export function AuditTarget({ entry, project }: { entry: AuditRecord; project: s
 
   switch (entry.tool) {
     case 'write_document': {
-      const made = entry.outcome !== 'ok' ? undefined : (whole(input, 'base_revision') ?? 0) + 1;
-      return document(made);
+      const revision = entry.outcome !== 'ok' ? undefined : (whole(made(input), 'revision') ?? (whole(input, 'base_revision') ?? 0) + 1);
+      const message = text(input, 'message');
+      return (
+        <>
+          {document(revision)}
+          {message && <span className="message"> “{message}”</span>}
+        </>
+      );
     }
     case 'delete_document':
       return path ? <code>{path}</code> : null;
     case 'deploy': {
-      const revision = whole(input, 'revision');
+      // The revision that went live; an entry recorded before `made` was kept, or a failed deploy, has only what was asked.
+      const revision = whole(made(input), 'revision') ?? whole(input, 'revision');
       return (
         <>
           {document(revision)}
@@ -47,12 +58,14 @@ export function AuditTarget({ entry, project }: { entry: AuditRecord; project: s
         </>
       );
     }
-    case 'rollback':
+    case 'rollback': {
+      const revision = whole(made(input), 'revision') ?? whole(input, 'revision');
       return (
         <>
-          {document()} in {envLink(environment)}
+          {document(revision)} in {envLink(environment)}
         </>
       );
+    }
     case 'set_secret':
     case 'delete_secret':
       return (

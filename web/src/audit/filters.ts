@@ -6,19 +6,21 @@ export interface AuditFilter {
   reads: boolean;
   tool: string;
   operator: string;
+  environment: string;
   outcome: string;
   /** Days as the date inputs give them (yyyy-mm-dd), both included; '' for open. */
   since: string;
   until: string;
 }
 
-export const FILTER_KEYS = ['reads', 'tool', 'operator', 'outcome', 'since', 'until'] as const;
+export const FILTER_KEYS = ['reads', 'tool', 'operator', 'environment', 'outcome', 'since', 'until'] as const;
 
 export function filterOf(search: URLSearchParams): AuditFilter {
   return {
     reads: search.get('reads') === '1',
     tool: search.get('tool') ?? '',
     operator: search.get('operator') ?? '',
+    environment: search.get('environment') ?? '',
     outcome: search.get('outcome') ?? '',
     since: search.get('since') ?? '',
     until: search.get('until') ?? '',
@@ -47,6 +49,7 @@ export function auditInput(filter: AuditFilter): Record<string, unknown> {
     ...(filter.reads ? {} : { changes_only: true }),
     ...(filter.tool ? { tool: filter.tool } : {}),
     ...(filter.operator ? { operator: filter.operator } : {}),
+    ...(filter.environment ? { environment: filter.environment } : {}),
     ...(filter.outcome ? { outcome: filter.outcome } : {}),
     ...(filter.since ? { since: midnight(filter.since) } : {}),
     // Until the end of that day.

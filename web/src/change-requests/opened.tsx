@@ -1,4 +1,4 @@
-// A write on an environment that requires two approvals does not run: the
+// A write on an environment that requires approvals does not run: the
 // tool answers `ran: false` with the change request it opened. The console's
 // own actions say so, with a link to the request, instead of "done".
 import { Link } from 'wouter';
@@ -25,7 +25,7 @@ export function openedRequest(result: unknown): OpenedRequest | null {
 export function RequestOpened({ request }: { request: OpenedRequest }) {
   return (
     <>
-      Not run yet: {request.environment} requires a second operator&apos;s approval, so a change request was opened.{' '}
+      Not run yet: {request.environment} requires others&apos; approval, so a change request was opened.{' '}
       <Link href={requestHref(request.project, request.change_request.id)}>Open the change request</Link>
     </>
   );

@@ -27,14 +27,14 @@ function listPath({ show, project, status }: ListFilter): string {
 export function useChangeRequests(filter: ListFilter) {
   return useQuery({
     queryKey: queryKeys.changeRequests(filter.show, filter.project ?? null, filter.status ?? null),
-    queryFn: () => api<ChangeRequestResponse[]>('GET', listPath(filter)),
+    queryFn: ({ signal }) => api<ChangeRequestResponse[]>('GET', listPath(filter), undefined, signal),
   });
 }
 
 export function useChangeRequest(id: string) {
   return useQuery({
     queryKey: queryKeys.changeRequest(id),
-    queryFn: () => api<ChangeRequestResponse>('GET', `/api/v1/change-requests/${encodeURIComponent(id)}`),
+    queryFn: ({ signal }) => api<ChangeRequestResponse>('GET', `/api/v1/change-requests/${encodeURIComponent(id)}`, undefined, signal),
   });
 }
 

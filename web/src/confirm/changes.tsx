@@ -6,11 +6,12 @@ import { useQuery } from '@tanstack/react-query';
 import { runTool, ToolError } from '../api/client';
 import { useRevisionText, useSecrets } from '../api/queries';
 import { queryKeys } from '../api/queryKeys';
-import type { DeploymentView } from '../../../src/domain/deployments';
-import type { RevisionView } from '../../../src/domain/documents';
+import type { DeploymentView } from '../../../src/wire/deployment';
+import { rollbackRevision } from '../../../src/wire/rollback-chain';
 import type { ProposalResponse } from '../../../src/wire/proposal';
 import { LineDiff } from '../ui/LineDiff';
 import { shortTime } from '../ui/time';
+import { othersApprove } from './ReasonField';
 
 /** How far back the rollback target is looked for (the tool's maximum). */
 const HISTORY = 100;
@@ -24,8 +25,8 @@ interface Live {
 function useLive(project: string, environment: string, path: string) {
   return useQuery({
     queryKey: queryKeys.live(project, environment, path),
-    queryFn: () =>
-      runTool<{ live: Live[] }>('get_live_config', { project, environment, path }).then(
+    queryFn: ({ signal }) =>
+      runTool('get_live_config', { project, environment, path }, signal).then(
         (r) => r.live[0] ?? null,
         (error: unknown) => {
           if (error instanceof ToolError && /is not live/.test(error.message)) return null;
@@ -40,7 +41,7 @@ function useLive(project: string, environment: string, path: string) {
 function useCurrent(project: string, path: string, enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.currentRevision(project, path),
-    queryFn: () => runTool<RevisionView>('read_document', { project, path }),
+    queryFn: ({ signal }) => runTool('read_document', { project, path }, signal),
     enabled,
     staleTime: 0,
   });
@@ -52,24 +53,27 @@ export interface RollbackTarget {
   previous: DeploymentView | null;
   /** Whether the whole history was read (so "none" is certain). */
   complete: boolean;
+  /** Whether the path was only ever live at the live revision (else earlier ones were rolled back already). */
+  onlyLive: boolean;
 }
 
-/** The revision a rollback brings back, as the server picks it: the newest earlier deployment of another revision. */
+/** The revision a rollback brings back, as the server picks it: the one live before the current, skipping what rollbacks undid. */
 export function useRollbackTarget(project: string, environment: string, path: string) {
   const live = useLive(project, environment, path);
   const history = useQuery({
     queryKey: queryKeys.deployments(project, environment, HISTORY),
-    queryFn: () =>
-      runTool<{ deployments: DeploymentView[] }>('list_deployments', { project, environment, limit: HISTORY }).then((r) => r.deployments),
+    queryFn: ({ signal }) =>
+      runTool('list_deployments', { project, environment, limit: HISTORY }, signal).then((r) => r.deployments),
     staleTime: 0,
   });
   if (live.error || history.error) return { error: (live.error ?? history.error)?.message ?? '', target: null };
   if (live.data === undefined || history.data === undefined) return { error: '', target: null };
   const now = live.data;
-  const previous = now
-    ? (history.data.find((d) => d.path === path && d.deployment < now.deployment && d.revision !== now.revision) ?? null)
-    : null;
-  const target: RollbackTarget = { live: now, previous, complete: history.data.length < HISTORY };
+  // Replayed as the server does (src/wire/rollback-chain.ts): a rollback never toggles back to what it just undid.
+  const ofPath = history.data.filter((d) => d.path === path && now !== null && d.deployment <= now.deployment).reverse();
+  const back = now ? rollbackRevision(ofPath) : null;
+  const previous = back === null ? null : (ofPath.findLast((d) => d.revision === back) ?? null);
+  const target: RollbackTarget = { live: now, previous, complete: history.data.length < HISTORY, onlyLive: ofPath.every((d) => d.revision === now?.revision) };
   return { error: '', target };
 }
 
@@ -134,7 +138,9 @@ export function RollbackChange({ project, environment, path, pinned }: { project
     return (
       <p className="change-summary">
         {target.complete
-          ? `${path} has been live in ${environment} only at r${live.revision}; there is no earlier revision to roll back to.`
+          ? target.onlyLive
+            ? `${path} has been live in ${environment} only at r${live.revision}; there is no earlier revision to roll back to.`
+            : `${path} r${live.revision} is live in ${environment}, and every revision live before it was rolled back already; deploy the one you want instead.`
           : `${path} r${live.revision} is live in ${environment}; the revision before it is older than the last ${HISTORY} deployments.`}
       </p>
     );
@@ -180,12 +186,24 @@ export function SecretChange({ project, environment, name, deleting }: { project
 }
 
 /** A change to an environment's protection, in words; an undefined setting stays as it is. */
-export function ProtectionChange({ environment, protect, approvals }: { environment: string; protect: boolean | undefined; approvals: number | undefined }) {
+export function ProtectionChange({
+  environment,
+  protect,
+  approvals,
+  requesterMayApprove,
+}: {
+  environment: string;
+  protect: boolean | undefined;
+  approvals: number | undefined;
+  requesterMayApprove?: boolean;
+}) {
   const sentences = [
     protect === true && `${environment} becomes protected: only operators and admins may deploy or set secrets there.`,
     protect === false && `${environment} stops being protected: developers may deploy and set secrets there, no name is asked, and one approval is enough.`,
-    protect !== false && approvals !== undefined && approvals > 1 && `Each change to ${environment} becomes a change request that a second operator approves.`,
-    protect !== false && approvals === 1 && `Changes to ${environment} run once the operator making them confirms; no second operator approves them.`,
+    protect !== false && approvals !== undefined && approvals > 1 && `Each change to ${environment} becomes a change request that runs once ${othersApprove(approvals)}.`,
+    protect !== false && approvals === 1 && `Changes to ${environment} run once the operator making them confirms; no other operator approves them.`,
+    requesterMayApprove === true && `The requester's own approval counts as one of those.`,
+    requesterMayApprove === false && `The requester's own approval never counts: others approve.`,
   ];
   return <p className="change-summary">{sentences.filter(Boolean).join(' ')}</p>;
 }
@@ -217,11 +235,13 @@ export function ProposalChange({ proposal }: { proposal: ProposalResponse }) {
       // The tool leaves out a row it was not sent: only then is that setting unchanged.
       const protect = row(proposal, 'protected');
       const approvals = row(proposal, 'approvals required');
+      const self = row(proposal, 'requester may approve');
       return (
         <ProtectionChange
           environment={environment}
           protect={protect === undefined ? undefined : protect === 'yes'}
           approvals={approvals === undefined ? undefined : Number(approvals)}
+          requesterMayApprove={self === undefined ? undefined : self === 'yes'}
         />
       );
     }

@@ -7,7 +7,7 @@
 // This file puts the parts together; each hook and component has one job.
 import { useEffect, useId, useRef } from 'react';
 import { useDocuments, useProject } from '../api/queries';
-import type { RevisionView } from '../../../src/domain/documents';
+import type { RevisionView } from '../../../src/wire/document';
 import { useScope } from '../scope';
 import { useConcepts } from '../screen';
 import { ActionButton } from '../ui/ActionButton';
@@ -20,6 +20,7 @@ import { NoticeLine, useNotice } from './notice';
 import { ProblemsStrip } from './ProblemsStrip';
 import { ReadOnlyNote } from './ReadOnlyNote';
 import { SavedElsewhere } from './SavedElsewhere';
+import { SaveMessage } from './SaveMessage';
 import { useChecks } from './useChecks';
 import { useCodeMirror } from './useCodeMirror';
 import { useDiffView } from './useDiffView';
@@ -54,10 +55,14 @@ function EditorPage({ project, path }: { project: string; path: string }) {
   const editor = useCodeMirror(host, {
     path,
     initial: doc.initial,
-    writable: mayWrite.allowed,
+    // Typed text is never dropped while the operator's permissions load (under load, seconds): it stays as the draft,
+    // and the editor turns read-only, saying why, once they say no.
+    writable: mayWrite.allowed || mayWrite.pending === true,
     readOnlyWhy: mayWrite.reason ? readOnlyId : null,
     check: checks.check,
-    onText: doc.onText,
+    onOpen: doc.onOpen,
+    onEdit: doc.onEdit,
+    keepNow: doc.keepNow,
   });
   // Checked at once as it opens, and again for another environment.
   useEffect(() => editor.relint(), [editor, environment]);
@@ -101,6 +106,9 @@ function EditorPage({ project, path }: { project: string; path: string }) {
           <button type="button" onClick={discard} title="Put the saved text back (Ctrl+Z undoes it)">
             Discard
           </button>
+        )}
+        {mayWrite.allowed && (doc.dirty || doc.saved === null) && (
+          <SaveMessage value={actions.message} onChange={actions.setMessage} onSave={actions.save} disabled={actions.busy} />
         )}
         <ActionButton primary permission={mayWrite} disabled={actions.busy || (!doc.dirty && doc.saved !== null)} onClick={actions.save} title="Save (Ctrl+S)">
           Save

@@ -2,7 +2,7 @@
 // is (its words wrap too), how to view it, and what to do with it.
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import type { RevisionView } from '../../../src/domain/documents';
+import type { RevisionView } from '../../../src/wire/document';
 import { historyHref } from '../history/links';
 import type { DiffMode } from './useDiffView';
 import type { Elsewhere } from './useSavedElsewhere';

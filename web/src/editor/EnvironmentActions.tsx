@@ -26,7 +26,7 @@ interface Props {
   mayRollback: Permission;
   busy: boolean;
   onDeploy: (revision: number, reason: string | null) => void;
-  onRollback: () => void;
+  onRollback: (reason: string | null) => void;
 }
 
 export function EnvironmentActions(props: Props) {
@@ -72,10 +72,11 @@ export function EnvironmentActions(props: Props) {
           environment={environment}
           path={path}
           protectedHere={protectedHere !== false}
+          approvals={approvalsHere}
           onClose={close}
-          onConfirm={() => {
+          onConfirm={(reason) => {
             close();
-            onRollback();
+            onRollback(reason);
           }}
         />
       )}

@@ -6,7 +6,7 @@
 // their lines shows them removed. Nothing is saved here: Merge puts the
 // result in the editor (Ctrl+Z undoes it) for the operator to check and save.
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import type { RevisionView } from '../../../src/domain/documents';
+import type { RevisionView } from '../../../src/wire/document';
 import { LineDiff } from '../ui/LineDiff';
 import { conflictsOf, merge3, resolve, type Conflict, type Side } from './merge3';
 

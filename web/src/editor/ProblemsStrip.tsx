@@ -1,7 +1,7 @@
 // Below the editor: every diagnostic the checker gives for the chosen
 // environment, each a button that puts the cursor on it. A long list
 // scrolls within the strip, so the editor keeps its height.
-import type { Diagnostic } from '../../../src/documents/diagnostics';
+import type { Diagnostic } from '../../../src/wire/diagnostic';
 
 interface Props {
   diagnostics: Diagnostic[] | null;

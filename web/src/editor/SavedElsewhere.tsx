@@ -3,7 +3,7 @@
 // changed); with unsaved text the text stays (Diff compares it with theirs)
 // until the operator merges it with theirs, reloads theirs — Ctrl+Z undoes
 // either — or saves, which meets their revision in the same merge.
-import type { RevisionView } from '../../../src/domain/documents';
+import type { RevisionView } from '../../../src/wire/document';
 
 interface Props {
   theirs: RevisionView;

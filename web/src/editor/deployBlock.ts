@@ -1,7 +1,7 @@
 // Why Deploy cannot run now, in a sentence ('' when it can): Deploy puts the
 // saved revision live, and only one the checker passes for the environment.
-import type { Diagnostic } from '../../../src/documents/diagnostics';
-import type { RevisionView } from '../../../src/domain/documents';
+import type { Diagnostic } from '../../../src/wire/diagnostic';
+import type { RevisionView } from '../../../src/wire/document';
 
 interface State {
   saved: RevisionView | null;

@@ -2,11 +2,20 @@
 // with the revision it was typed on, so Save still sends the right base.
 // Closing the tab or signing out would lose it: both ask first (listDrafts).
 // No CodeMirror here: the first page loads this module for those questions.
+// A large text is kept as its changes from the text of the revision it was
+// typed on: writing a whole 1 MiB copy into sessionStorage took 0.5–1.5 s
+// of the tab's one thread on a loaded machine, so it is never written whole.
 export interface Draft {
   /** The revision the text was typed on; null for a document not saved yet. */
   base: number | null;
   text: string;
 }
+
+/** A draft as kept: its text, or (a large one) CodeMirror's ChangeSet JSON from revision `base`'s text ('' when null). */
+export type StoredDraft = Draft | { base: number | null; changes: unknown };
+
+/** Texts up to this many characters are kept whole (a copy costs nothing much); longer ones as their changes. */
+export const WHOLE_DRAFT_MAX = 64 * 1024;
 
 export interface DraftPlace {
   project: string;
@@ -16,17 +25,17 @@ export interface DraftPlace {
 const PREFIX = 'aion.draft.';
 const key = (project: string, path: string) => `${PREFIX}${project}/${path}`;
 
-export function readDraft(project: string, path: string): Draft | null {
+export function readDraft(project: string, path: string): StoredDraft | null {
   const stored = sessionStorage.getItem(key(project, path));
   if (!stored) return null;
   try {
-    return JSON.parse(stored) as Draft;
+    return JSON.parse(stored) as StoredDraft;
   } catch {
     return null;
   }
 }
 
-export function keepDraft(project: string, path: string, draft: Draft | null): void {
+export function keepDraft(project: string, path: string, draft: StoredDraft | null): void {
   if (draft) sessionStorage.setItem(key(project, path), JSON.stringify(draft));
   else sessionStorage.removeItem(key(project, path));
 }

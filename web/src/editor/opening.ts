@@ -6,7 +6,6 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { runTool, ToolError } from '../api/client';
 import { projectQuery, toolsQuery } from '../api/queries';
 import { queryKeys } from '../api/queryKeys';
-import type { RevisionView } from '../../../src/domain/documents';
 import { currentToken } from '../auth/token';
 import { rememberedEnvironment } from '../scope';
 import { editorRouteOf } from './route';
@@ -15,8 +14,8 @@ import { editorRouteOf } from './route';
 export function openingRevisionQuery(project: string, path: string) {
   return queryOptions({
     queryKey: queryKeys.editorOpening(project, path),
-    queryFn: () =>
-      runTool<RevisionView>('read_document', { project, path }).catch((error: unknown) => {
+    queryFn: ({ signal }) =>
+      runTool('read_document', { project, path }, signal).catch((error: unknown) => {
         if (error instanceof ToolError && /not found|no such/i.test(error.message)) return null;
         throw error;
       }),

@@ -1,9 +1,9 @@
 // The editor's CodeMirror extensions: YAML, line numbers, history, search
 // (Ctrl+F), folding, bracket matching, the checker's diagnostics as lint
 // marks, the lines an agent changed, and compartments for the diff against
-// the saved or live text and for read-only.
+// the saved or live text and for read-only. A large text gets YAML by the
+// lines in view instead of Lezer's parse from the top (largeYaml.ts).
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
-import { yaml } from '@codemirror/lang-yaml';
 import { bracketMatching, foldGutter, foldKeymap, HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { linter, lintGutter, type Diagnostic as LintMark } from '@codemirror/lint';
 import { unifiedMergeView } from '@codemirror/merge';
@@ -11,7 +11,8 @@ import { highlightSelectionMatches, search, searchKeymap } from '@codemirror/sea
 import { Compartment, EditorState, StateEffect, StateField, type ChangeSet, type Extension, type Text } from '@codemirror/state';
 import { Decoration, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers, type DecorationSet } from '@codemirror/view';
 import { tags } from '@lezer/highlight';
-import type { Diagnostic } from '../../../src/documents/diagnostics';
+import type { Diagnostic } from '../../../src/wire/diagnostic';
+import { yamlBySize } from './largeYaml';
 
 /** Colours come from the page's CSS variables, so light and dark both read well. */
 const highlight = HighlightStyle.define([
@@ -117,14 +118,18 @@ export function diffAgainst(original: string | null): Extension {
 }
 
 export interface SetupOptions {
+  /** The length of the text the view opens with (which YAML support it starts with). */
+  length: number;
   writable: boolean;
   /** The id of the sentence saying why the text is read-only, once shown. */
   readOnlyWhy: string | null;
-  check: (text: string) => Promise<Diagnostic[]>;
-  onChange: (docChanged: boolean) => void;
+  /** Checks the view's text as it is now. */
+  check: (text: Text) => Promise<Diagnostic[]>;
+  /** The text or the selection changed; `changes` when the text did. */
+  onChange: (changes: ChangeSet | null) => void;
 }
 
-export function editorExtensions({ writable, readOnlyWhy, check, onChange }: SetupOptions): Extension[] {
+export function editorExtensions({ length, writable, readOnlyWhy, check, onChange }: SetupOptions): Extension[] {
   return [
     lineNumbers(),
     foldGutter(),
@@ -136,10 +141,10 @@ export function editorExtensions({ writable, readOnlyWhy, check, onChange }: Set
     bracketMatching(),
     keymap.of([...searchKeymap, ...foldKeymap, ...defaultKeymap, ...historyKeymap]),
     accessCompartment.of(access(writable, readOnlyWhy)),
-    yaml(),
+    yamlBySize(length),
     syntaxHighlighting(highlight),
     lintGutter(),
-    linter(async (view) => lintMarks(view.state.doc, await check(view.state.doc.toString())), {
+    linter(async (view) => lintMarks(view.state.doc, await check(view.state.doc)), {
       delay: 400,
       needsRefresh: (update) => update.transactions.some((transaction) => transaction.effects.some((effect) => effect.is(recheck))),
     }),
@@ -148,7 +153,7 @@ export function editorExtensions({ writable, readOnlyWhy, check, onChange }: Set
     theme,
     EditorView.contentAttributes.of({ 'aria-label': 'Document text' }),
     EditorView.updateListener.of((update) => {
-      if (update.docChanged || update.selectionSet) onChange(update.docChanged);
+      if (update.docChanged || update.selectionSet) onChange(update.docChanged ? update.changes : null);
     }),
   ];
 }

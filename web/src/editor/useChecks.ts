@@ -1,14 +1,17 @@
 // The checker's diagnostics for the buffer in the chosen environment: the
-// linter asks as the text changes; each answer is kept with the environment
-// and text it is for, so a switch of environment or an older text never
-// passes for the current one.
+// linter asks as the text changes, through the view's checker (its worker
+// sends the text); each answer is kept with the environment and text it is
+// for, so a switch of environment or an older text never passes for the
+// current one.
+import type { Text } from '@codemirror/state';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { runTool } from '../api/client';
-import type { Diagnostic } from '../../../src/documents/diagnostics';
+import type { Diagnostic } from '../../../src/wire/diagnostic';
+import type { BufferChecker } from './bufferChecker';
 
 interface Checked {
   environment: string;
-  text: string;
+  /** The buffer as checked (CodeMirror's text: kept without a copy). */
+  text: Text;
   diagnostics: Diagnostic[];
 }
 
@@ -19,7 +22,8 @@ export interface Checks {
   diagnosticsOf(text: string): Diagnostic[] | null;
   /** Why checking failed, '' when it did not. */
   failure: string;
-  check(text: string): Promise<Diagnostic[]>;
+  /** Checks `text`, the buffer the checker holds now. */
+  check(text: Text, checker: BufferChecker): Promise<Diagnostic[]>;
 }
 
 export function useChecks(project: string, path: string, environment: string | undefined): Checks {
@@ -31,11 +35,11 @@ export function useChecks(project: string, path: string, environment: string | u
   }, [environment]);
 
   const check = useCallback(
-    async (text: string) => {
+    async (text: Text, checker: BufferChecker) => {
       const asked = environmentNow.current;
       if (!asked) return [];
       try {
-        const { diagnostics } = await runTool<{ diagnostics: Diagnostic[] }>('check_document', { project, environment: asked, path, text });
+        const { diagnostics } = await checker.check<{ diagnostics: Diagnostic[] }>({ project, environment: asked, path });
         if (environmentNow.current === asked) setChecked({ environment: asked, text, diagnostics });
         setFailure('');
         return diagnostics;
@@ -50,7 +54,8 @@ export function useChecks(project: string, path: string, environment: string | u
   const here = checked?.environment === environment ? checked : null;
   return {
     diagnostics: here?.diagnostics ?? null,
-    diagnosticsOf: (text) => (here?.text === text ? here.diagnostics : null),
+    // Read when nothing is unsaved (not as keys are typed): a length that differs settles it without a copy.
+    diagnosticsOf: (text) => (here && here.text.length === text.length && here.text.toString() === text ? here.diagnostics : null),
     failure,
     check,
   };

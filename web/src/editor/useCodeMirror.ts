@@ -4,12 +4,13 @@
 import { isolateHistory } from '@codemirror/commands';
 import { forceLinting } from '@codemirror/lint';
 import { openSearchPanel } from '@codemirror/search';
-import { EditorSelection, EditorState } from '@codemirror/state';
+import { EditorSelection, EditorState, type ChangeSet, type Text } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
-import type { Diagnostic } from '../../../src/documents/diagnostics';
+import type { Diagnostic } from '../../../src/wire/diagnostic';
 import type { SharedDocument } from '../../../src/wire/context';
 import { editorChanged, registerEditor } from '../screen';
+import { BufferChecker } from './bufferChecker';
 import { agentChangesOver, changesBetween } from './changes';
 import { access, accessCompartment, agentLinesOf, clearAgentLines, diffAgainst, diffCompartment, editorExtensions, recheck } from './setup';
 
@@ -20,8 +21,13 @@ interface Options {
   writable: boolean;
   /** The id of the sentence saying why the text is read-only, once shown. */
   readOnlyWhy: string | null;
-  check: (text: string) => Promise<Diagnostic[]>;
-  onText: (text: string) => void;
+  check: (text: Text, checker: BufferChecker) => Promise<Diagnostic[]>;
+  /** The view opened with this text. */
+  onOpen: (text: Text) => void;
+  /** The text changed by `changes`: CodeMirror's own `Text`, never copied to a string here (a key in 1 MiB would copy 1 MiB). */
+  onEdit: (text: Text, changes: ChangeSet) => void;
+  /** The view is going: what was typed last is kept now. */
+  keepNow: () => void;
 }
 
 export interface CodeMirrorHandle {
@@ -40,11 +46,11 @@ export interface CodeMirrorHandle {
   goTo(line: number, column: number): void;
 }
 
-export function useCodeMirror(host: RefObject<HTMLDivElement | null>, { path, initial, writable, readOnlyWhy, check, onText }: Options): CodeMirrorHandle {
+export function useCodeMirror(host: RefObject<HTMLDivElement | null>, { path, initial, writable, readOnlyWhy, check, onOpen, onEdit, keepNow }: Options): CodeMirrorHandle {
   const [view, setView] = useState<EditorView | null>(null);
-  const latest = useRef({ check, onText, writable, readOnlyWhy, initial, path });
+  const latest = useRef({ check, onOpen, onEdit, keepNow, writable, readOnlyWhy, initial, path });
   useEffect(() => {
-    latest.current = { check, onText, writable, readOnlyWhy, initial, path };
+    latest.current = { check, onOpen, onEdit, keepNow, writable, readOnlyWhy, initial, path };
   });
 
   // One view per open document (the page is keyed by it), made once its text has loaded: what it opens
@@ -53,22 +59,31 @@ export function useCodeMirror(host: RefObject<HTMLDivElement | null>, { path, in
   useEffect(() => {
     const { initial: text, path: opened } = latest.current;
     if (text === null || !host.current) return;
+    const checker = new BufferChecker(text);
     const created = new EditorView({
       parent: host.current,
       state: EditorState.create({
         doc: text,
         extensions: editorExtensions({
+          length: text.length,
           writable: latest.current.writable,
           readOnlyWhy: latest.current.readOnlyWhy,
-          check: (text) => latest.current.check(text),
-          onChange: (docChanged) => {
-            if (docChanged) latest.current.onText(created.state.doc.toString());
+          check: (doc) => latest.current.check(doc, checker),
+          onChange: (changes) => {
+            if (changes) {
+              checker.edit(changes);
+              latest.current.onEdit(created.state.doc, changes);
+            }
             editorChanged();
           },
         }),
       }),
     });
     setView(created);
+    latest.current.onOpen(created.state.doc);
+    // Leaving the text (for Sign out, a link, another window) keeps what was typed in the last moment too.
+    const keepOnBlur = () => latest.current.keepNow();
+    created.contentDOM.addEventListener('blur', keepOnBlur);
     const unregister = registerEditor({
       snapshot: () => snapshotOf(opened, created.state),
       applyAgentText: (base, theirs) => {
@@ -80,7 +95,10 @@ export function useCodeMirror(host: RefObject<HTMLDivElement | null>, { path, in
     });
     return () => {
       unregister();
+      created.contentDOM.removeEventListener('blur', keepOnBlur);
+      latest.current.keepNow();
       created.destroy();
+      checker.close();
       setView(null);
     };
   }, [host, loaded]);

@@ -3,7 +3,7 @@
 // saved elsewhere (once shown: the text it replaced).
 import { useEffect, useState } from 'react';
 import { useRevisionText } from '../api/queries';
-import type { RevisionView } from '../../../src/domain/documents';
+import type { RevisionView } from '../../../src/wire/document';
 import type { CodeMirrorHandle } from './useCodeMirror';
 import type { Elsewhere } from './useSavedElsewhere';
 

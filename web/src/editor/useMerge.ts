@@ -4,7 +4,7 @@
 // so, and gives the focus back to the text.
 import { useState } from 'react';
 import { useRevisionText } from '../api/queries';
-import type { RevisionView } from '../../../src/domain/documents';
+import type { RevisionView } from '../../../src/wire/document';
 import type { CodeMirrorHandle } from './useCodeMirror';
 import type { Notices } from './notice';
 

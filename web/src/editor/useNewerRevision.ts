@@ -4,7 +4,7 @@
 // another tab, or an accepted proposal.
 import { useEffect, useState } from 'react';
 import { runTool } from '../api/client';
-import type { RevisionView } from '../../../src/domain/documents';
+import type { RevisionView } from '../../../src/wire/document';
 
 export function useNewerRevision(project: string, path: string, newest: number | undefined, held: number | undefined): RevisionView | null {
   const [read, setRead] = useState<RevisionView | null>(null);
@@ -13,7 +13,7 @@ export function useNewerRevision(project: string, path: string, newest: number |
     if (!behind) return;
     let cancelled = false;
     // A failed read is read again with the next change; the editor keeps what it shows meanwhile.
-    void runTool<RevisionView>('read_document', { project, path }).then((revision) => !cancelled && setRead(revision), () => undefined);
+    void runTool('read_document', { project, path }).then((revision) => !cancelled && setRead(revision), () => undefined);
     return () => {
       cancelled = true;
     };

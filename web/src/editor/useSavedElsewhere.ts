@@ -4,7 +4,7 @@
 // The news goes once the editor holds a later revision, or theirs after a
 // merge or a reload.
 import { useEffect, useEffectEvent, useState } from 'react';
-import type { RevisionView } from '../../../src/domain/documents';
+import type { RevisionView } from '../../../src/wire/document';
 import type { Notices } from './notice';
 import type { CodeMirrorHandle } from './useCodeMirror';
 import { useNewerRevision } from './useNewerRevision';

@@ -32,7 +32,7 @@ export function RestoreDialog({ project, path, revision, current, onClose, onRes
   const currentText = useRevisionText(project, path, current);
   const restore = useMutation({
     mutationFn: (text: string) =>
-      runTool<{ revision: number }>('write_document', { project, path, text, base_revision: current, ...(message.trim() ? { message: message.trim() } : {}) }),
+      runTool('write_document', { project, path, text, base_revision: current, ...(message.trim() ? { message: message.trim() } : {}) }),
     onSuccess: (written) => onRestored(written.revision),
     onSettled: () => readAgain(queries, CHANGED),
   });

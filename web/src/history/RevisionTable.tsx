@@ -1,7 +1,7 @@
 // A document's revisions, newest first: number, author, time, size, message,
 // where each is live; two radio columns pick the pair to diff (arrow keys
 // move within a column), and Restore saves an old one as a new revision.
-import type { RevisionListing } from '../../../src/domain/documents';
+import type { RevisionListing } from '../../../src/wire/document';
 import { ActionButton } from '../ui/ActionButton';
 import type { Permission } from '../ui/permission';
 import { TableBox } from '../ui/TableBox';
@@ -24,7 +24,7 @@ const size = (bytes: number) => (bytes < 1024 ? `${bytes} B` : `${(bytes / 1024)
 export function RevisionTable({ revisions, current, live, from, to, onPick, mayRestore, onRestore }: Props) {
   return (
     <TableBox label="Revisions">
-      <table className="grid revisions">
+      <table className="grid revisions stacks">
         <thead>
           <tr>
             <th scope="col">From</th>
@@ -44,7 +44,7 @@ export function RevisionTable({ revisions, current, live, from, to, onPick, mayR
             const liveIn = Object.entries(live).filter(([, revision]) => revision === r.revision).map(([environment]) => environment);
             return (
               <tr key={r.revision} className={r.revision === from || r.revision === to ? 'picked' : undefined}>
-                <td>
+                <td className="pick">
                   <input
                     type="radio"
                     name="diff-from"
@@ -53,7 +53,7 @@ export function RevisionTable({ revisions, current, live, from, to, onPick, mayR
                     onChange={() => onPick({ from: r.revision, to })}
                   />
                 </td>
-                <td>
+                <td className="pick">
                   <input
                     type="radio"
                     name="diff-to"
@@ -71,15 +71,15 @@ export function RevisionTable({ revisions, current, live, from, to, onPick, mayR
                     </span>
                   ))}
                 </th>
-                <td>{r.author ?? '—'}</td>
-                <td>
+                <td data-label="Author">{r.author ?? '—'}</td>
+                <td data-label="When">
                   <time dateTime={r.created_at} title={new Date(r.created_at).toLocaleString()}>
                     {shortTime(r.created_at)}
                   </time>
                 </td>
-                <td className="number">{size(r.size)}</td>
-                <td className="message-cell">{r.message ?? <span className="muted">—</span>}</td>
-                <td>
+                <td className="number" data-label="Size">{size(r.size)}</td>
+                <td className="message-cell" data-label="Message">{r.message ?? <span className="muted">—</span>}</td>
+                <td className="actions">
                   {r.revision !== current && (
                     <ActionButton permission={mayRestore} aria-haspopup="dialog" title={`Save r${r.revision}'s text as a new revision`} onClick={() => onRestore(r.revision)}>
                       Restore

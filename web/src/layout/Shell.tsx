@@ -61,7 +61,6 @@ export function Shell({ children }: { children: ReactNode }) {
           {children}
         </main>
       </div>
-      {open && !narrow && <PanelResizer />}
       {drawerOpen && <div className="drawer-backdrop" aria-hidden="true" onClick={() => setPanelOpen(false)} />}
       <ErrorBoundary
         what="The assistant"
@@ -71,7 +70,7 @@ export function Shell({ children }: { children: ReactNode }) {
           </aside>
         )}
       >
-        <AssistantPanel scope={scope} hidden={!open} onHide={() => setPanelOpen(false)} />
+        <AssistantPanel scope={scope} hidden={!open} onHide={() => setPanelOpen(false)} resizer={open && !narrow ? <PanelResizer /> : null} />
       </ErrorBoundary>
     </div>
   );

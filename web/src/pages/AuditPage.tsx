@@ -5,12 +5,13 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'wouter';
 import { runTool } from '../api/client';
+import { useProject } from '../api/queries';
 import { queryKeys } from '../api/queryKeys';
-import type { AuditRecord } from '../../../src/wire/audit';
 import { AuditFilters } from '../audit/AuditFilters';
 import { AuditTarget } from '../audit/AuditTarget';
 import { auditInput, filterOf, searchOf } from '../audit/filters';
 import { useConcepts } from '../screen';
+import { usePermission } from '../ui/permission';
 import { TableBox } from '../ui/TableBox';
 import { shortTime } from '../ui/time';
 import { Failure } from './Failure';
@@ -24,11 +25,15 @@ export function AuditPage({ params }: { params: { project: string } }) {
   const [search, setSearch] = useSearchParams();
   const filter = filterOf(search);
   const input = auditInput(filter);
+  // A viewer is told why at once, instead of an empty table while a refused read is tried again.
+  const mayRead = usePermission(project, undefined, 'read_audit');
+  const role = useProject(project).data?.role;
   const pages = useInfiniteQuery({
+    enabled: mayRead.allowed,
     queryKey: queryKeys.audit(project, input),
     initialPageParam: 0,
-    queryFn: ({ pageParam }) =>
-      runTool<{ entries: AuditRecord[] }>('read_audit', { project, limit: PAGE, ...input, ...(pageParam ? { before: pageParam } : {}) }).then(
+    queryFn: ({ pageParam, signal }) =>
+      runTool('read_audit', { project, limit: PAGE, ...input, ...(pageParam ? { before: pageParam } : {}) }, signal).then(
         (r) => r.entries,
       ),
     getNextPageParam: (last) => (last.length === PAGE ? last[last.length - 1]?.id : undefined),
@@ -36,13 +41,23 @@ export function AuditPage({ params }: { params: { project: string } }) {
   const rows = pages.data?.pages.flat() ?? [];
   const actions = [...new Set(rows.map((r) => r.tool).filter((tool) => tool.includes(':')))];
 
+  if (mayRead.reason) {
+    return (
+      <section aria-labelledby="title">
+        <h1 id="title">Audit</h1>
+        <p className="notice">
+          You cannot read the audit of {project}: only its operators and admins can, and your role there is {role ?? 'unknown'}.
+        </p>
+      </section>
+    );
+  }
   return (
     <section aria-labelledby="title">
       <h1 id="title">Audit</h1>
       <AuditFilters project={project} filter={filter} seenActions={actions} onChange={(next) => setSearch(searchOf(next), { replace: true })} />
       {pages.error && <Failure error={pages.error} />}
       <TableBox label="Audit entries">
-        <table className="grid audit">
+        <table className="grid audit stacks">
           <caption className="visually-hidden">{filter.reads ? 'Changes and reads' : 'Changes'}, newest first</caption>
           <thead>
             <tr>
@@ -56,22 +71,22 @@ export function AuditPage({ params }: { params: { project: string } }) {
           <tbody>
             {rows.map((r) => (
               <tr key={r.id}>
-                <td className="when">
+                <td className="when" data-label="When">
                   <time dateTime={r.at} title={new Date(r.at).toLocaleString()}>
                     {shortTime(r.at)}
                   </time>
                 </td>
-                <td>
+                <td data-label="Operator">
                   {r.operator ?? '—'} <span className="muted small via">via {r.via}</span>
                 </td>
-                <td>
+                <td data-label="Action">
                   {/* A narrow table may break a tool's name at its underscores, nowhere else. */}
                   <code>{r.tool.split('_').flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, `_${part}`]))}</code>
                 </td>
-                <td className="target">
+                <td className="target" data-label="Target">
                   <AuditTarget entry={r} project={project} />
                 </td>
-                <td className={`outcome ${r.outcome}`}>
+                <td className={`outcome ${r.outcome}`} data-label="Outcome">
                   {r.outcome}
                   {r.error && <span className="muted small why">{r.error}</span>}
                 </td>

@@ -52,8 +52,10 @@ export function DocumentsPage({ params }: { params: { project: string } }) {
         </tbody>
       </table>
       <form className="inline" onSubmit={open}>
-        <label htmlFor="new-path">New document</label>
-        <input id="new-path" placeholder="worker.yaml" value={path} onChange={(e) => setPath(e.target.value)} />
+        <span className="field">
+          <label htmlFor="new-path">New document</label>
+          <input id="new-path" placeholder="worker.yaml" value={path} onChange={(e) => setPath(e.target.value)} />
+        </span>
         <button type="submit">Open</button>
       </form>
     </section>

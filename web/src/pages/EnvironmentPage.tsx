@@ -10,7 +10,6 @@ import { Link } from 'wouter';
 import { runTool } from '../api/client';
 import { queryKeys } from '../api/queryKeys';
 import { useDocuments, useProject } from '../api/queries';
-import type { DeploymentView } from '../../../src/domain/deployments';
 import { OpenedNote } from '../change-requests/opened';
 import { RollbackDialog } from '../confirm/RollbackDialog';
 import { useConcepts } from '../screen';
@@ -33,12 +32,12 @@ export function EnvironmentPage({ params }: { params: { project: string; environ
   const documents = useDocuments(project);
   const deployments = useQuery({
     queryKey: queryKeys.deployments(project, environment, DEPLOYMENTS_SHOWN),
-    queryFn: () =>
-      runTool<{ deployments: DeploymentView[] }>('list_deployments', { project, environment, limit: DEPLOYMENTS_SHOWN }).then((r) => r.deployments),
+    queryFn: ({ signal }) =>
+      runTool('list_deployments', { project, environment, limit: DEPLOYMENTS_SHOWN }, signal).then((r) => r.deployments),
   });
   const mayRollback = usePermission(project, environment, 'rollback');
   const rollback = useAction({
-    mutationFn: (path: string) => runTool('rollback', { project, environment, path }),
+    mutationFn: ({ path, reason }: { path: string; reason: string | null }) => runTool('rollback', { project, environment, path, ...(reason ? { reason } : {}) }),
     changes: [queryKeys.deployments(), queryKeys.documents(), queryKeys.project(), queryKeys.live()],
   });
   const live = (documents.data ?? []).filter((d) => d.live[environment] !== undefined);
@@ -112,11 +111,12 @@ export function EnvironmentPage({ params }: { params: { project: string; environ
           environment={environment}
           path={rollingBack}
           protectedHere={asksName}
+          approvals={details?.approvals_required ?? 1}
           onClose={() => setRollingBack(null)}
-          onConfirm={() => {
+          onConfirm={(reason) => {
             const path = rollingBack;
             setRollingBack(null);
-            rollback.mutate(path);
+            rollback.mutate({ path, reason });
           }}
         />
       )}

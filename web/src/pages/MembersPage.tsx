@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { runTool } from '../api/client';
 import { useMembers } from '../api/queries';
 import { queryKeys } from '../api/queryKeys';
-import { ROLES } from '../../../src/wire/role';
+import { ROLES, type Role } from '../../../src/wire/role';
 import { useConcepts } from '../screen';
 import { usePermission } from '../ui/permission';
 import { Dialog } from '../ui/Dialog';
@@ -18,11 +18,11 @@ export function MembersPage({ params }: { params: { project: string } }) {
   const members = useMembers(project);
   const mayManage = usePermission(project, undefined, 'set_member_role');
   const setRole = useAction({
-    mutationFn: ({ operator, role }: { operator: string; role: string }) => runTool('set_member_role', { project, operator, role }),
+    mutationFn: ({ operator, role }: { operator: string; role: Role }) => runTool('set_member_role', { project, operator, role }),
     changes: [queryKeys.members(), queryKeys.project(), queryKeys.projects(), queryKeys.tools()],
   });
   /** The role change picked, waiting for the operator's yes. */
-  const [asked, setAsked] = useState<{ operator: string; role: string } | null>(null);
+  const [asked, setAsked] = useState<{ operator: string; role: Role } | null>(null);
   const article = (role: string) => (/^[aeiou]/.test(role) ? 'an' : 'a');
   return (
     <section aria-labelledby="title">
@@ -47,7 +47,11 @@ export function MembersPage({ params }: { params: { project: string } }) {
                   value={m.role}
                   disabled={!mayManage.allowed || setRole.isPending}
                   title={mayManage.reason || undefined}
-                  onChange={(e) => setAsked({ operator: m.operator, role: e.target.value })}
+                  onChange={(e) => {
+                    // The options are ROLES: the one picked is always found.
+                    const role = ROLES.find((r) => r === e.target.value);
+                    if (role) setAsked({ operator: m.operator, role });
+                  }}
                 >
                   {ROLES.map((role) => (
                     <option key={role}>{role}</option>

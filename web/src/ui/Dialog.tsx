@@ -9,8 +9,13 @@ export function Dialog({ title, open, onClose, children }: { title: string; open
     if (open && !dialog.open) dialog.showModal();
     if (!open && dialog.open) dialog.close();
   }, [open]);
+  // A close event comes a task after the dialog closed: by then it may be open again for the next question,
+  // which that late event must not dismiss.
+  const closed = () => {
+    if (!ref.current?.open) onClose();
+  };
   return (
-    <dialog ref={ref} aria-label={title} onClose={onClose} className="dialog">
+    <dialog ref={ref} aria-label={title} onClose={closed} className="dialog">
       <h2>{title}</h2>
       {children}
     </dialog>

@@ -8,6 +8,8 @@ export interface Permission {
   allowed: boolean;
   /** Why not, in the server's words; '' when allowed or still loading. */
   reason: string;
+  /** Not known yet: the operator's tools here are still loading (`allowed` is false meanwhile). */
+  pending?: boolean;
 }
 
 /** For the buttons anyone may press, kept focusable while they wait. */
@@ -17,7 +19,7 @@ export function usePermission(project: string, environment: string | undefined, 
   const tools = useTools(project, environment);
   const role = useProject(project).data?.role;
   const descriptor = tools.data?.find((t) => t.name === tool);
-  if (!descriptor) return { allowed: false, reason: '' };
+  if (!descriptor) return { allowed: false, reason: '', pending: tools.data === undefined };
   if (descriptor.allowed) return { allowed: true, reason: '' };
   const permission = descriptor.permission ?? tool;
   const where = ENVIRONMENT_PERMISSIONS.has(permission) && environment ? `on ${environment} of ${project}` : `on ${project}`;

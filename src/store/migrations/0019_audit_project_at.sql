@@ -1,0 +1,1 @@
+CREATE INDEX "audit_project_at" ON "audit_entries" USING btree ("project","at","id");
