@@ -195,11 +195,18 @@ describe('a save that meets another operator’s', () => {
     await typeAtStart(page, '# ada was here\n');
     const theirs = await savedBy('olive', doc, (text) => text.replace('port: 8080', 'port: 9191'));
 
+    const baseReads: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/tools/read_document') && request.postData()?.includes(`"revision":${base.revision}`)) baseReads.push(request.url());
+    });
     await page.locator('.toolbar').getByRole('button', { name: 'Save' }).click();
     const panel = page.getByRole('region', { name: `olive saved r${theirs.revision} while you were editing r${base.revision}` });
     await panel.waitFor();
     await expect.poll(() => panel.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+    // At once: the editor knows r1's text, where the operator started (reading it again showed "Reading r1…" for
+    // seconds on a loaded machine).
     expect(await panel.textContent()).toContain('Your changes and theirs touch different lines: Merge keeps both.');
+    expect(baseReads).toEqual([]);
     expect(await panel.locator('.line-diff').textContent()).toContain('+ # ada was here');
     expect((await stored(doc)).revision).toBe(theirs.revision);
 

@@ -72,7 +72,7 @@ function EditorPage({ project, path }: { project: string; path: string }) {
     doc.hold(revision, text);
     editor.replace(text);
   };
-  const merge = useMerge({ project, path, editor, notice, show });
+  const merge = useMerge({ project, path, editor, notice, known: doc, show });
   const savedElsewhere = useSavedElsewhere({ project, path, newest: listing?.revision, base: doc.base, dirty: doc.dirty, merging: merge.asked !== null, editor, notice, show });
   const diff = useDiffView({ project, path, editor, saved: doc.saved, liveRevision, elsewhere: savedElsewhere.elsewhere });
   const actions = useDocumentActions({ project, path, environment, mayWrite, doc, editor, notice, onConflict: merge.open });

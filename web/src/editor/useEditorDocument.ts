@@ -23,6 +23,8 @@ export interface EditorDocument {
   saved: RevisionView | null;
   /** The revision the buffer's text was typed on. */
   base: number | null;
+  /** The text of `base` when known here (undefined: read it), so a merge over it asks nothing of the server. */
+  baseText: string | undefined;
   dirty: boolean;
   /** The text to open with (the tab's draft, or the saved text); null while loading. */
   initial: string | null;
@@ -151,6 +153,7 @@ export function useEditorDocument(project: string, path: string): EditorDocument
     error: opening.error ? opening.error.message : '',
     saved,
     base,
+    baseText,
     dirty,
     // A draft whose base text is still on its way opens once it is here.
     initial: opened === undefined || (stored !== null && 'changes' in stored && draft === null && draftBaseText === undefined) ? null : (draft?.text ?? opened?.text ?? ''),

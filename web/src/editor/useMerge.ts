@@ -21,14 +21,17 @@ interface Options {
   path: string;
   editor: CodeMirrorHandle;
   notice: Notices;
+  /** The revision the buffer's text was typed on and its text, when known here: a merge over it opens at once. */
+  known: { base: number | null; baseText: string | undefined };
   /** Holds `revision` as saved, with `text` in the buffer. */
   show(revision: RevisionView, text: string): void;
 }
 
-export function useMerge({ project, path, editor, notice, show }: Options) {
+export function useMerge({ project, path, editor, notice, known, show }: Options) {
   const [asked, setAsked] = useState<Asked | null>(null);
-  const base = useRevisionText(project, path, asked?.base ?? undefined);
-  const baseText = asked?.base === null ? '' : (base.data ?? null);
+  const knownText = asked && asked.base === known.base ? known.baseText : undefined;
+  const base = useRevisionText(project, path, knownText === undefined ? (asked?.base ?? undefined) : undefined);
+  const baseText = asked?.base === null ? '' : (knownText ?? base.data ?? null);
 
   function decided(revision: RevisionView, text: string, sentence: string) {
     show(revision, text);
