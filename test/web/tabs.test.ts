@@ -78,6 +78,14 @@ describe('tabs of one browser', () => {
     const pages = [first.page];
     for (let i = 1; i < TABS; i++) pages.push(await first.context.newPage());
     const responses = await Promise.all(pages.map(openResponses));
+    /** The topics of each stream the leader opened, in order. */
+    const streams: string[][] = [];
+    for (const page of pages) {
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.pathname === '/api/v1/stream') streams.push(url.searchParams.getAll('topic'));
+      });
+    }
     await first.page.reload();
     await first.page.getByRole('button', { name: 'Sign out' }).waitFor();
     for (const page of pages.slice(1)) await signInTab(page, ui.links.ada, STAGING);
@@ -124,6 +132,12 @@ describe('tabs of one browser', () => {
     // now and then a socket it opened ahead); the streams hold at most two of them, so plain requests always find one.
     expect(most, measured).toBeLessThanOrEqual(8);
     for (const page of pages) expect(await page.getByText('Not sent yet').count()).toBe(0);
+    // One entry per topic the tabs share: six tabs sharing one conversation's context hear each revision once.
+    const topics = (streams.at(-1) ?? []).map((topic) => topic.split('@')[0]);
+    expect(topics.filter((topic) => topic === `context:${thread.id}`), topics.join(' ')).toHaveLength(1);
+    // (A turn's followers each resume at their own event: those entries may repeat.)
+    const sharable = topics.filter((topic) => !topic?.startsWith('turn:'));
+    expect(new Set(sharable).size, topics.join(' ')).toBe(sharable.length);
     // Six sign-ins and six turns: under a loaded machine this takes minutes; the lags above are what is measured.
   }, 240_000);
 

@@ -1,13 +1,14 @@
 // The one stream (GET /api/v1/stream) a leader tab keeps for every tab of the
 // browser: the union of the topics they want, one entry for each shared
-// topic. A new topic opens a new stream before the old one closes (nothing
+// topic (a thread's context too: six tabs on one conversation hear each
+// revision once, not six times). A new topic opens a new stream before the old one closes (nothing
 // falls between them; turns resume after their last event, and what comes
 // twice is dropped by the tabs). A stream that drops opens again after a
 // pause growing from 0.5 s to 10 s. While no stream answers, the tabs are
 // told live updates paused and what they follow is read again every 5 s.
 import { api, ApiError } from './client';
 import { openEventStream, type ServerEvent } from './events';
-import { type Delivery, isShared, type Refusal, resumeAfter, resumed, type Want } from './topicWire';
+import { alreadyHeard, type Delivery, earlier, isShared, type Refusal, resumeAfter, resumed, shareKeyOf, type Want } from './topicWire';
 
 const FIRST_PAUSE_MS = 500;
 const LONGEST_PAUSE_MS = 10_000;
@@ -32,14 +33,16 @@ function entriesOf(wants: Iterable<Want>): Entry[] {
   const entries: Entry[] = [];
   const shared = new Map<string, Entry>();
   for (const want of wants) {
-    const known = isShared(want.spec) ? shared.get(want.spec) : undefined;
+    const shareKey = shareKeyOf(want.spec);
+    const known = shareKey === null ? undefined : shared.get(shareKey);
     if (known) {
       known.keys.push(want.key);
+      known.topic = earlier(known.topic, resumed(want));
       continue;
     }
     const entry = { topic: resumed(want), keys: [want.key] };
     entries.push(entry);
-    if (isShared(want.spec)) shared.set(want.spec, entry);
+    if (shareKey !== null) shared.set(shareKey, entry);
   }
   return entries;
 }
@@ -191,18 +194,21 @@ export class StreamKeeper {
     const envelope = JSON.parse(message.data) as { topic: number; id: string | null; data: unknown };
     const entry = attempt.entries[envelope.topic];
     if (!entry) return;
-    const keys = entry.keys.filter((key) => this.wants.has(key));
+    const wanted = entry.keys.filter((key) => this.wants.has(key));
     if (message.event === 'end') {
-      for (const key of keys) this.wants.delete(key);
-      this.deliver({ type: 'end', keys, refusal: (envelope.data as Refusal | null) ?? null });
+      for (const key of wanted) this.wants.delete(key);
+      this.deliver({ type: 'end', keys: wanted, refusal: (envelope.data as Refusal | null) ?? null });
       return;
     }
     const event: ServerEvent = { id: envelope.id, event: message.event, data: JSON.stringify(envelope.data) };
-    for (const key of keys) {
+    // Only to the tabs that have not heard it: a shared context's entry starts at the follower furthest behind.
+    const keys = wanted.filter((key) => {
       const want = this.wants.get(key);
-      const resume = want && resumeAfter(want.spec, event);
-      if (want && resume) this.wants.set(key, { ...want, resume });
-    }
+      if (!want || alreadyHeard(want.spec, want.resume, event)) return false;
+      const resume = resumeAfter(want.spec, event);
+      if (resume) this.wants.set(key, { ...want, resume });
+      return true;
+    });
     if (keys.length > 0) this.deliver({ type: 'event', keys, event });
   }
 

@@ -44,13 +44,41 @@ export function resumeAfter(spec: string, event: ServerEvent): string | null {
   return null;
 }
 
-/** Topics whose followers all hear the same events, so one entry of the stream serves every tab that wants them. */
+/** Topics whose followers all hear the same events (nothing to resume: a reopened stream reads everything again). */
 export function isShared(spec: string): boolean {
   return spec === 'changes' || spec.startsWith('project:');
 }
 
-/** Whether a turn's event was heard already (a reopened stream overlaps the one before it). */
-export function alreadyHeard(resume: string | null, event: ServerEvent): boolean {
+/**
+ * What one entry of the stream may serve for every tab that wants it: the same events (changes, a project), or a
+ * thread's context, whose revisions each follower takes from where it is (the entry starts at the earliest). A
+ * turn's followers each start at their own event, so each has its own entry. Null: not shared.
+ */
+export function shareKeyOf(spec: string): string | null {
+  if (isShared(spec)) return spec;
+  if (spec.startsWith('context:')) return spec.split('@')[0] ?? spec;
+  return null;
+}
+
+/** The earlier of two topics with one share key: the context revision furthest behind (the same topic otherwise). */
+export function earlier(topic: string, other: string): string {
+  return contextRevision(other) < contextRevision(topic) ? other : topic;
+}
+
+function contextRevision(topic: string): number {
+  const after = Number(topic.split('@')[1]);
+  return Number.isFinite(after) ? after : 0;
+}
+
+/**
+ * Whether a follower at `resume` heard the event already: a reopened stream overlaps the one before it (a turn's
+ * events), or the entry it shares started behind it (a context's revisions).
+ */
+export function alreadyHeard(spec: string, resume: string | null, event: ServerEvent): boolean {
+  if (spec.startsWith('context:')) {
+    const revision = resumeAfter(spec, event);
+    return revision !== null && Number(revision) <= contextRevision(resume === null ? spec : `@${resume}`);
+  }
   if (!resume || !event.id) return false;
   const [turn, seq] = event.id.split(':');
   const [heardTurn, heardSeq] = resume.split(':');

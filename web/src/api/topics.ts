@@ -95,7 +95,7 @@ class TabTopics {
         followed.over();
       } else {
         const { event } = delivery;
-        if (alreadyHeard(followed.want.resume, event)) continue;
+        if (alreadyHeard(followed.want.spec, followed.want.resume, event)) continue;
         followed.want = { ...followed.want, resume: resumeAfter(followed.want.spec, event) ?? followed.want.resume };
         followed.handlers.onEvent(event);
         if (followed.handlers.isLast?.(event)) followed.over();
