@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../helpers/wait.js';
 import { startReceiver, type Receiver } from '../webhooks/receiver.js';
-import { consoleForFile, runToolAs, seriousViolations } from './fixture.js';
+import { consoleForFile, runToolAs, seriousViolations, signInTab } from './fixture.js';
 
 const ui = consoleForFile([], { AION_WEBHOOK_ALLOW_PRIVATE: '1', AION_WEBHOOK_BACKOFF: '100ms' });
 let receiver: Receiver;
@@ -56,6 +56,23 @@ describe('the Webhooks page', () => {
     const dark = await ui.open('ada', '/projects/shop/webhooks', 'dark');
     await dark.page.getByRole('row').filter({ hasText: 'delivered' }).waitFor();
     expect(await seriousViolations(dark.page, 'html')).toEqual([]);
+  });
+
+  it('says "Loading…" in the deliveries table while it is read, never an empty table', async () => {
+    const { page } = await ui.blank();
+    let release = (): void => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/webhook-deliveries*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await signInTab(page, ui.links.ada, '/projects/shop/webhooks');
+    const table = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Tries' }) });
+    await table.getByRole('cell', { name: 'Loading…' }).waitFor();
+    release();
+    await expect.poll(() => table.getByRole('cell', { name: 'Loading…' }).count()).toBe(0);
+    // Then its rows, or its sentence when nothing was sent.
+    expect(await table.getByRole('row').count()).toBeGreaterThan(1);
   });
 
   it('tells others that only admins manage webhooks', async () => {

@@ -10,6 +10,7 @@ import { queryKeys } from '../api/queryKeys';
 import { Failure } from '../pages/Failure';
 import { ALLOWED } from '../ui/permission';
 import { ActionButton } from '../ui/ActionButton';
+import { TableNote } from '../ui/TableNote';
 import { shortTime } from '../ui/time';
 import { newestFailure, useAction } from '../ui/useAction';
 import { useDeliveries, useWebhooks, webhooksPath } from './queries';
@@ -87,13 +88,9 @@ export function WebhooksPage({ params }: { params: { project: string } }) {
           </tr>
         </thead>
         <tbody>
-          {hooks.data?.length === 0 && (
-            <tr>
-              <td colSpan={4} className="muted">
-                No webhooks yet.
-              </td>
-            </tr>
-          )}
+          <TableNote columns={4} loading={hooks.isPending} empty={hooks.data?.length === 0}>
+            No webhooks yet.
+          </TableNote>
           {hooks.data?.map((h) => (
             <tr key={h.id}>
               <td className="webhook-url">
@@ -154,13 +151,9 @@ export function WebhooksPage({ params }: { params: { project: string } }) {
           </tr>
         </thead>
         <tbody>
-          {deliveries.data?.length === 0 && (
-            <tr>
-              <td colSpan={6} className="muted">
-                Nothing sent yet.
-              </td>
-            </tr>
-          )}
+          <TableNote columns={6} loading={deliveries.isPending} empty={deliveries.data?.length === 0}>
+            Nothing sent yet.
+          </TableNote>
           {deliveries.data?.map((d) => (
             <tr key={d.id}>
               <td className="muted webhook-when">{shortTime(d.created_at)}</td>
