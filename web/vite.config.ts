@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 
 const OUT_DIR = fileURLToPath(new URL('../dist/web', import.meta.url));
 
@@ -38,7 +38,7 @@ function precompress(): Plugin {
   };
 }
 
-export default defineConfig({
+const config = {
   root: fileURLToPath(new URL('.', import.meta.url)),
   plugins: [react(), precompress()],
   build: {
@@ -53,4 +53,12 @@ export default defineConfig({
     // Brotli at its best quality takes seconds, by design: no warning about it on every build.
     rolldownOptions: { checks: { bundlerTimings: false } },
   },
+} satisfies UserConfig;
+
+export default defineConfig(({ command }) => {
+  // A build is what the server serves: React's production build and JSX, whatever NODE_ENV the caller had (a
+  // build started by the test suite inherits vitest's NODE_ENV=test, which gave React's development build, with
+  // every effect run twice and its checks on every render). Vite reads NODE_ENV once this config is loaded.
+  if (command === 'build') process.env.NODE_ENV = 'production';
+  return config;
 });

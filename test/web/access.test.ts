@@ -24,6 +24,9 @@ describe('serving the console', () => {
     expect(script.status).toBe(200);
     expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(script.headers.get('content-type')).toMatch(/^(text|application)\/javascript/);
+    // React's production build, whatever NODE_ENV the build ran under: this suite builds under vitest's
+    // NODE_ENV=test, which once gave its development build (every effect run twice, its checks on each render).
+    expect(script.text).not.toContain('react.dev/link/react-devtools');
     // Compressed at build time, sent as the browser accepts; the same bytes once decoded.
     for (const [accept, encoding] of [['br, gzip', 'br'], ['gzip', 'gzip'], ['identity', null]] as const) {
       const sent = await fetch(ui.server.url + asset, { headers: { 'accept-encoding': accept } });
