@@ -42,6 +42,8 @@ describe('an outage', () => {
         expect(await banner.textContent()).toContain('your unsaved text is kept');
         expect(await save.getAttribute('aria-disabled')).toBe('true');
         expect(await save.getAttribute('title')).toContain('the server cannot be reached');
+        // A request that failed meanwhile (the check of the typed text) says so in words, not the browser's.
+        expect(await page.getByText('Failed to fetch').count()).toBe(0);
         await page.screenshot({ path: path.join(SCREENSHOTS, `outage-${scheme}-${width}.png`) });
         expect(await moderateViolations(page, '.shell')).toEqual([]);
 

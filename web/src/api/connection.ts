@@ -13,6 +13,9 @@ function set(now: boolean): void {
   listeners.forEach((listener) => listener());
 }
 
+/** What a request that got no answer says, in place of the browser's "Failed to fetch". */
+export const UNREACHABLE = 'the server cannot be reached';
+
 /** `request`, reported: an answer (any status) says the server is there; a failed fetch that nobody aborted says it is not. */
 export async function watched(request: Promise<Response>, signal?: AbortSignal | null): Promise<Response> {
   try {
@@ -20,8 +23,9 @@ export async function watched(request: Promise<Response>, signal?: AbortSignal |
     set(true);
     return response;
   } catch (error) {
-    if (!signal?.aborted) set(false);
-    throw error;
+    if (signal?.aborted) throw error;
+    set(false);
+    throw new Error(UNREACHABLE, { cause: error });
   }
 }
 
@@ -36,4 +40,4 @@ export function useServerReachable(): boolean {
 }
 
 /** Why an action waits while the server is away. */
-export const OFFLINE_REASON = 'the server cannot be reached; this waits until it is back';
+export const OFFLINE_REASON = `${UNREACHABLE}; this waits until it is back`;
