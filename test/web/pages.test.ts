@@ -48,15 +48,26 @@ async function violationsOf(page: Page): Promise<string[]> {
 }
 
 /**
- * The inline forms' labels that a narrow screen wrapped away from their fields (vertical centres more than 8 px
- * apart), by their text. Evaluated as a string: the test's tsconfig has no DOM.
+ * What a narrow screen did to the inline forms' labels: one wrapped away from its field (vertical centres more than
+ * 8 px apart), or fields stacked one per row that start at different places. Evaluated as a string: the test's
+ * tsconfig has no DOM.
  */
 async function labelsApart(page: Page): Promise<string[]> {
-  return (await page.evaluate(`[...document.querySelectorAll('main form.inline label[for]')].flatMap((label) => {
-    const field = document.getElementById(label.htmlFor);
-    if (!field) return [label.textContent + ' (no field)'];
-    const middle = (box) => box.top + box.height / 2;
-    return Math.abs(middle(label.getBoundingClientRect()) - middle(field.getBoundingClientRect())) > 8 ? [label.textContent] : [];
+  return (await page.evaluate(`[...document.querySelectorAll('main form.inline')].flatMap((form) => {
+    const found = [];
+    const rowStarts = [];
+    for (const label of form.querySelectorAll('label[for]')) {
+      const field = document.getElementById(label.htmlFor);
+      if (!field) {
+        found.push('the label "' + label.textContent + '" has no field');
+        continue;
+      }
+      const middle = (box) => box.top + box.height / 2;
+      if (Math.abs(middle(label.getBoundingClientRect()) - middle(field.getBoundingClientRect())) > 8) found.push('the label "' + label.textContent + '" wrapped away from its field');
+      if (Math.abs(label.getBoundingClientRect().left - form.getBoundingClientRect().left) < 1) rowStarts.push([label.textContent, Math.round(field.getBoundingClientRect().left)]);
+    }
+    if (rowStarts.length > 1 && new Set(rowStarts.map(([, left]) => left)).size > 1) found.push('the stacked fields start at different places: ' + rowStarts.map(([name, left]) => name + ' at ' + left + ' px').join(', '));
+    return found;
   })`)) as string[];
 }
 
@@ -102,7 +113,7 @@ describe.each([
       // On a phone the panel is a closed drawer: its card is there, not shown.
       if (route.startsWith('/projects/')) await page.locator('.card.proposal').first().waitFor({ state: 'attached' });
       await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${scheme}-${width}.png`) });
-      const violations = [...(await violationsOf(page)), ...(await labelsApart(page)).map((label) => `the label "${label}" wrapped away from its field`)];
+      const violations = [...(await violationsOf(page)), ...(await labelsApart(page))];
       if (violations.length > 0) found[name] = violations;
     }
     // Every page's findings at once, so one run shows them all.
