@@ -1,9 +1,9 @@
 // The one stream (GET /api/v1/stream) a leader tab keeps for every tab of the
 // browser: the union of the topics they want, one entry for each shared
 // topic (a thread's context too: six tabs on one conversation hear each
-// revision once, not six times). A new topic opens a new stream before the old one closes (nothing
-// falls between them; turns resume after their last event, and what comes
-// twice is dropped by the tabs). A stream that drops opens again after a
+// revision once, not six times). A new topic opens a new stream before the
+// old one closes (nothing falls between them; turns resume after their last
+// event, and what comes twice is dropped). A stream that drops opens again after a
 // pause growing from 0.5 s to 10 s. While no stream answers, the tabs are
 // told live updates paused and what they follow is read again every 5 s.
 import { api, ApiError } from './client';
