@@ -485,7 +485,18 @@ async function follow(
           }
           children.push(child);
         }
-        for (const child of children) child.kill('SIGKILL');
+        // Reaped before it answers: a killed child still counts against the process limit until then, and the
+        // next message's work (the runtime's first file-system thread) would find no room to start.
+        await Promise.all(
+          children.map(
+            (child) =>
+              new Promise((resolve) => {
+                if (child.exitCode !== null || child.signalCode !== null) return resolve(null);
+                child.once('exit', resolve);
+                child.kill('SIGKILL');
+              }),
+          ),
+        );
         await say(`fork: ${children.length} of ${rest} (${why})`);
         break;
       }
