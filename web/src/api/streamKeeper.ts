@@ -201,12 +201,13 @@ export class StreamKeeper {
       return;
     }
     const event: ServerEvent = { id: envelope.id, event: message.event, data: JSON.stringify(envelope.data) };
+    // Read once per event (a context's carries its whole document), not once per tab.
+    const point = resumeAfter(entry.topic, event);
     // Only to the tabs that have not heard it: a shared context's entry starts at the follower furthest behind.
     const keys = wanted.filter((key) => {
       const want = this.wants.get(key);
-      if (!want || alreadyHeard(want.spec, want.resume, event)) return false;
-      const resume = resumeAfter(want.spec, event);
-      if (resume) this.wants.set(key, { ...want, resume });
+      if (!want || alreadyHeard(want.spec, want.resume, point)) return false;
+      if (point) this.wants.set(key, { ...want, resume: point });
       return true;
     });
     if (keys.length > 0) this.deliver({ type: 'event', keys, event });

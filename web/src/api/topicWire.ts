@@ -71,16 +71,15 @@ function contextRevision(topic: string): number {
 }
 
 /**
- * Whether a follower at `resume` heard the event already: a reopened stream overlaps the one before it (a turn's
- * events), or the entry it shares started behind it (a context's revisions).
+ * Whether a follower at `resume` heard the event whose resume point is `point` (resumeAfter, read once per event):
+ * a reopened stream overlaps the one before it (a turn's events), or the entry it shares started behind it (a
+ * context's revisions).
  */
-export function alreadyHeard(spec: string, resume: string | null, event: ServerEvent): boolean {
-  if (spec.startsWith('context:')) {
-    const revision = resumeAfter(spec, event);
-    return revision !== null && Number(revision) <= contextRevision(resume === null ? spec : `@${resume}`);
-  }
-  if (!resume || !event.id) return false;
-  const [turn, seq] = event.id.split(':');
+export function alreadyHeard(spec: string, resume: string | null, point: string | null): boolean {
+  if (point === null) return false;
+  if (spec.startsWith('context:')) return Number(point) <= (resume === null ? contextRevision(spec) : Number(resume));
+  if (resume === null) return false;
+  const [turn, seq] = point.split(':');
   const [heardTurn, heardSeq] = resume.split(':');
   return turn === heardTurn && Number(seq) <= Number(heardSeq);
 }

@@ -95,8 +95,9 @@ class TabTopics {
         followed.over();
       } else {
         const { event } = delivery;
-        if (alreadyHeard(followed.want.spec, followed.want.resume, event)) continue;
-        followed.want = { ...followed.want, resume: resumeAfter(followed.want.spec, event) ?? followed.want.resume };
+        const point = resumeAfter(followed.want.spec, event);
+        if (alreadyHeard(followed.want.spec, followed.want.resume, point)) continue;
+        followed.want = { ...followed.want, resume: point ?? followed.want.resume };
         followed.handlers.onEvent(event);
         if (followed.handlers.isLast?.(event)) followed.over();
       }
