@@ -52,7 +52,7 @@ async function violationsOf(page: Page): Promise<string[]> {
  * 8 px apart), or fields stacked one per row that start at different places. Evaluated as a string: the test's
  * tsconfig has no DOM.
  */
-async function labelsApart(page: Page): Promise<string[]> {
+async function inlineFormFindings(page: Page): Promise<string[]> {
   return (await page.evaluate(`[...document.querySelectorAll('main form.inline')].flatMap((form) => {
     const found = [];
     const rowStarts = [];
@@ -113,7 +113,7 @@ describe.each([
       // On a phone the panel is a closed drawer: its card is there, not shown.
       if (route.startsWith('/projects/')) await page.locator('.card.proposal').first().waitFor({ state: 'attached' });
       await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${scheme}-${width}.png`) });
-      const violations = [...(await violationsOf(page)), ...(await labelsApart(page))];
+      const violations = [...(await violationsOf(page)), ...(await inlineFormFindings(page))];
       if (violations.length > 0) found[name] = violations;
     }
     // Every page's findings at once, so one run shows them all.
